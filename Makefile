@@ -1,0 +1,176 @@
+# Makefile - builds the labs, the reference solutions, the grader and the
+# kit's own tests.  `make help` lists everything.
+#
+# Backend: with an NVIDIA GPU and nvcc the labs build for the GPU; with no
+# GPU (or EMU=1) they build for the CPU emulator in common/emu/.
+
+TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD    := build
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I common
+PYTHON   ?= python3
+
+# ---- finding nvcc and the GPU ------------------------------------------
+CUDA_HOME ?= /usr/local/cuda
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || { test -x $(CUDA_HOME)/bin/nvcc && echo $(CUDA_HOME)/bin/nvcc; })
+HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
+GPU_CC   := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '. ')
+ARCH     ?= $(if $(GPU_CC),sm_$(GPU_CC),sm_90)
+# Architectures every .cu is compile-checked for by `make test`.
+CHECK_ARCHS ?= sm_75 sm_90
+
+ifneq ($(wildcard common/emu/emu.mk),)
+include common/emu/emu.mk
+endif
+
+ifeq ($(EMU),1)
+BACKEND := emu
+else ifeq ($(EMU),0)
+BACKEND := gpu
+else ifneq ($(and $(NVCC),$(HAVE_GPU)),)
+BACKEND := gpu
+else
+BACKEND := emu
+endif
+
+ifeq ($(BACKEND),gpu)
+CUDACC   := $(NVCC)
+CUFLAGS  ?= -O3 -lineinfo
+CUFLAGS  += -std=c++17 -arch=$(ARCH) -I common -Xcompiler -Wall -diag-suppress 177
+else
+CUDACC   := $(EMU_NVCC)
+CUFLAGS  ?= -O2 -g
+CUFLAGS  += -std=c++17 -I common
+endif
+
+OUT      := $(BUILD)/$(BACKEND)
+C_SRCS   := $(wildcard common/*.c)
+CU_SRCS  := $(wildcard common/*.cu)
+HEADERS  := $(wildcard common/*.h common/*.cuh)
+HOST_OBJS := $(patsubst common/%.c,$(BUILD)/host/%.o,$(C_SRCS))
+HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
+
+LABS     := $(sort $(foreach d,$(wildcard labs/lab*-*),$(firstword $(subst -, ,$(notdir $(d))))))
+
+.PHONY: help all solutions test deps deps-check clean backend-check bin grader $(LABS) \
+        test-unit test-compile test-labs print-backend
+.DEFAULT_GOAL := help
+
+help:
+	@echo "Targets:"
+	@echo "  make labN            build your copy of lab N (labs/labN-*/) into $(OUT)/labN"
+	@echo "  make solutions       build every reference solution into $(OUT)/ref/"
+	@echo "  make grader          build the grader ($(BUILD)/grader); ./grade does it for you"
+	@echo "  make test            run the kit's own tests (unit tests, compile checks, emulator)"
+	@echo "  make deps            install missing packages (apt-get; root or sudo)"
+	@echo "  make clean           remove $(BUILD)/"
+	@echo "Variables:"
+	@echo "  ARCH=sm_90           GPU architecture (now: $(ARCH); detected from nvidia-smi)"
+	@echo "  EMU=1 | EMU=0        force the CPU emulator / the GPU (now: $(BACKEND))"
+	@echo "  NVCC=path            nvcc to use (now: $(or $(NVCC),not found)); CUDA_HOME also works"
+	@echo "Labs found: $(LABS)"
+
+# ---- backend sanity --------------------------------------------------------
+backend-check:
+ifeq ($(BACKEND),gpu)
+	@test -n "$(NVCC)" || { echo "error: nvcc not found (PATH, CUDA_HOME=$(CUDA_HOME))." >&2; exit 1; }
+else
+	@test -n "$(EMU_NVCC)" || { \
+	  echo "error: no NVIDIA GPU$(if $(NVCC),, and no nvcc) here, so the labs must build for the CPU" >&2; \
+	  echo "       emulator (common/emu/), which is not part of this tree yet." >&2; \
+	  echo "       Build on a machine with an NVIDIA GPU and the CUDA toolkit." >&2; exit 1; }
+endif
+
+# ---- host objects (plain C, shared by harness, grader and tests) ------------
+$(BUILD)/host/%.o: common/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(OUT)/common/%.o: common/%.cu $(HEADERS) | backend-check
+	@mkdir -p $(@D)
+	$(CUDACC) $(CUFLAGS) -c -o $@ $<
+
+# ---- labs and solutions --------------------------------------------------------
+# One rule per lab: the student's copy, and the reference solution.
+define LAB_RULES
+$(1): $(OUT)/$(1)
+$(OUT)/$(1): $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
+	@mkdir -p $$(@D)
+	$$(CUDACC) $$(CUFLAGS) -o $$@ $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+	@echo "built $$@ ($(BACKEND)); run it with --help, grade it with ./grade $(1)"
+$(OUT)/ref/$(1): $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
+	@mkdir -p $$(@D)
+	$$(CUDACC) $$(CUFLAGS) -o $$@ $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+endef
+$(foreach l,$(LABS),$(eval $(call LAB_RULES,$(l))))
+
+solutions: $(foreach l,$(LABS),$(OUT)/ref/$(l))
+
+# Build any folder of lab sources (used by the grader): make bin SRC_DIR=... BIN=...
+bin: $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
+	@test -n "$(SRC_DIR)" -a -n "$(BIN)" || { echo "usage: make bin SRC_DIR=dir BIN=path" >&2; exit 2; }
+	@mkdir -p $(dir $(BIN))
+	$(CUDACC) $(CUFLAGS) -o $(BIN) $(wildcard $(SRC_DIR)/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+
+print-backend:
+	@echo $(BACKEND)
+
+# ---- grader --------------------------------------------------------------------
+GRADER_SRCS := $(wildcard grader/*.c)
+GRADER_OBJS := $(patsubst grader/%.c,$(BUILD)/host/grader-obj/%.o,$(GRADER_SRCS))
+GRADER_LIB  := $(filter-out $(BUILD)/host/grader-obj/main.o,$(GRADER_OBJS))
+
+$(BUILD)/host/grader-obj/%.o: grader/%.c $(HEADERS) $(wildcard grader/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I grader -c -o $@ $<
+
+$(BUILD)/grader: $(GRADER_OBJS) $(HOST_OBJS)
+	$(CC) -o $@ $^ -lm
+
+grader: $(BUILD)/grader
+
+# ---- the kit's own tests ---------------------------------------------------------
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+
+$(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion -lm
+
+test: deps-check
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory test-compile
+	@$(MAKE) --no-print-directory test-labs
+	@echo "make test: all passed"
+
+# Debian packages: Criterion for the tests, the emulator's own (EMU_DEPS),
+# and matplotlib for plots.
+DEPS := libcriterion-dev pkg-config $(EMU_DEPS)
+deps-check:
+	@sh common/tools/deps.sh $(DEPS)
+
+test-unit: $(TEST_BINS)
+	@for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || exit 1; done
+
+# Every .cu of the tree must compile with the real nvcc (for each CHECK_ARCHS),
+# even here without a GPU: a kernel that does not compile fails CI.
+CHECKED_CU := $(wildcard common/*.cu labs/*/*.cu solutions/*/*.cu)
+test-compile:
+ifeq ($(NVCC),)
+	@echo "test-compile: SKIPPED: nvcc not found, so the .cu files were not compile-checked"
+else
+	@set -e; for a in $(CHECK_ARCHS); do for f in $(CHECKED_CU); do \
+	  echo "nvcc -arch=$$a -c $$f"; \
+	  $(NVCC) -std=c++17 -arch=$$a -I common -Xcompiler -Wall -c -o /dev/null $$f; done; done
+endif
+
+# Lab binaries through the grader (emulator here; GPU where there is one).
+test-labs:
+	@sh tests/labs.sh
+
+deps:
+	@sh common/tools/deps.sh $(DEPS)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,235 @@
+/*
+ * check.c - streaming comparison with the reference: the expected value of
+ * each output element is computed as the loop walks the input, so a scan
+ * of 2^28 elements needs no second array of that size.
+ */
+#include "check.h"
+#include "reference.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+size_t out_len_for(kind_t kind, size_t n)
+{
+    return kind == KIND_REDUCE ? 1 : n;
+}
+
+double gamma_k(int k)
+{
+    const double u = 0x1p-24;
+    return k * u / (1.0 - k * u);
+}
+
+/* ceil(log2 x) for x >= 1. */
+static int ceil_log2(size_t x)
+{
+    int k = 0;
+    while (((size_t)1 << k) < x)
+        k++;
+    return k;
+}
+
+int tol_depth(const char *spec, size_t n)
+{
+    if (!spec || strcmp(spec, "log2n") == 0)
+        return ceil_log2(n ? n : 1) + 1;
+    if (strcmp(spec, "n") == 0)
+        return n > 1 ? (int)(n - 1) : 1;
+    unsigned long v;
+    char tail;
+    if (sscanf(spec, "chain:%lu%c", &v, &tail) == 1 && v > 0)
+        return ceil_log2(v) + (int)((n + v - 1) / v);
+    if (sscanf(spec, "%lu%c", &v, &tail) == 1)
+        return (int)v;
+    return -1;
+}
+
+/* Expected value and |x| mass of every output element, in one pass. */
+typedef struct {
+    const check_spec *spec;
+    const void *in;
+    size_t i;        /* next input index to fold in */
+    int32_t acc_i;   /* running int32 result (wraps) */
+    double acc_f;    /* running exact float result */
+    double mass;     /* sum of |x| folded so far */
+} walker;
+
+static void walker_start(walker *w, const check_spec *spec, const void *in)
+{
+    memset(w, 0, sizeof *w);
+    w->spec = spec;
+    w->in = in;
+    w->acc_i = identity_i32(spec->op);
+    w->acc_f = identity_f64(spec->op);
+}
+
+/* Fold input element w->i into the accumulator (restarting at sections). */
+static void walker_fold(walker *w)
+{
+    const check_spec *s = w->spec;
+    if (s->kind == KIND_SECTION_SCAN && s->section && w->i % s->section == 0) {
+        w->acc_i = identity_i32(s->op);
+        w->acc_f = identity_f64(s->op);
+        w->mass = 0.0;
+    }
+    if (s->dtype == DT_INT32) {
+        w->acc_i = combine_i32(s->op, w->acc_i, ((const int32_t *)w->in)[w->i]);
+    } else {
+        double x = ((const float *)w->in)[w->i];
+        w->acc_f = combine_f64(s->op, w->acc_f, x);
+        w->mass += fabs(x);
+    }
+    w->i++;
+}
+
+/* Expected value of output element `out` (scans): walk to it. */
+static void walker_expect(walker *w, size_t out, double *expect, double *mass)
+{
+    const check_spec *s = w->spec;
+    int excl = s->exclusive && s->kind != KIND_REDUCE;
+    size_t upto = excl ? out : out + 1; /* inputs folded before reading */
+    if (excl && s->kind == KIND_SECTION_SCAN && s->section && out % s->section == 0) {
+        /* first element of a section: the identity */
+        while (w->i < upto) walker_fold(w);
+        *expect = s->dtype == DT_INT32 ? identity_i32(s->op) : identity_f64(s->op);
+        *mass = 0.0;
+        return;
+    }
+    while (w->i < upto)
+        walker_fold(w);
+    *expect = s->dtype == DT_INT32 ? (double)w->acc_i : w->acc_f;
+    *mass = w->mass;
+}
+
+/* Expected value of output element i: a reduce's single element folds all
+ * n inputs (none when n = 0: the identity); a scan's element i walks to i. */
+static void expected_at(walker *w, size_t i, double *expect, double *mass)
+{
+    const check_spec *s = w->spec;
+    if (s->kind != KIND_REDUCE) {
+        walker_expect(w, i, expect, mass);
+        return;
+    }
+    while (w->i < s->n)
+        walker_fold(w);
+    *expect = s->dtype == DT_INT32 ? (double)w->acc_i : w->acc_f;
+    *mass = w->mass;
+}
+
+static uint32_t word_at(const void *buf, size_t i)
+{
+    uint32_t w;
+    memcpy(&w, (const char *)buf + 4 * i, 4);
+    return w;
+}
+
+static double got_at(const check_spec *s, const void *got, size_t i)
+{
+    return s->dtype == DT_INT32 ? (double)((const int32_t *)got)[i]
+                                : (double)((const float *)got)[i];
+}
+
+/* True when every input is an integer and sum |x| <= 2^24: then every partial
+ * sum, in any order, is exact in float32 and the check can demand equality. */
+static int float_sums_exact(const check_spec *s, const float *in)
+{
+    double mass = 0.0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (in[i] != floorf(in[i]))
+            return 0;
+        mass += fabs((double)in[i]);
+    }
+    return mass <= 0x1p24;
+}
+
+/* Print one value the way a student reads it (ints exactly, floats %.9g). */
+static int fmt_value(char *buf, size_t size, const check_spec *s, double v, uint32_t raw)
+{
+    if (raw == POISON_WORD)
+        return snprintf(buf, size, "<unwritten>");
+    if (s->dtype == DT_INT32)
+        return snprintf(buf, size, "%d", (int32_t)v);
+    return snprintf(buf, size, "%.9g", v);
+}
+
+/* The lines shown for a failure: what, where, and the neighbourhood. */
+static void describe(const check_spec *s, const void *in, const void *got, check_result *r)
+{
+    size_t len = out_len_for(s->kind, s->n);
+    size_t lo = r->first >= 2 ? r->first - 2 : 0;
+    size_t hi = r->first + 3 < len ? r->first + 3 : len;
+    char *p = r->detail;
+    size_t room = sizeof r->detail;
+    int w;
+    walker wk;
+    walker_start(&wk, s, in);
+
+    if (s->kind == KIND_REDUCE)
+        w = snprintf(p, room, "%s of %zu elements: ", op_name(s->op), s->n);
+    else
+        w = snprintf(p, room, "%zu of %zu elements wrong, first at out[%zu]; ", r->mismatches,
+                     len, r->first);
+    p += w; room -= (size_t)w;
+    for (size_t i = lo; i < hi && room > 80; i++) {
+        double e, m;
+        char es[32], gs[32];
+        expected_at(&wk, i, &e, &m);
+        fmt_value(es, sizeof es, s, e, 0);
+        fmt_value(gs, sizeof gs, s, got_at(s, got, i), word_at(got, i));
+        w = snprintf(p, room, "%sout[%zu] expected %s got %s%s", i == lo ? "" : ", ", i, es, gs,
+                     i == r->first ? " <--" : "");
+        p += w; room -= (size_t)w;
+    }
+    if (s->dtype == DT_FLOAT32 && s->op == OP_SUM && room > 80)
+        snprintf(p, room, "; allowed error %.3g (%s)", r->bound,
+                 r->bound == 0 ? "integer inputs: float sums are exact" : "gamma_k * sum|x|");
+}
+
+void check_output(const check_spec *s, const void *in, const void *got, check_result *r)
+{
+    size_t len = out_len_for(s->kind, s->n);
+    int exact_floats = s->dtype == DT_FLOAT32 && float_sums_exact(s, (const float *)in);
+    double g = gamma_k(s->depth > 0 ? s->depth : 1);
+    walker wk;
+
+    memset(r, 0, sizeof *r);
+    r->ok = 1;
+    walker_start(&wk, s, in);
+    for (size_t i = 0; i < len; i++) {
+        double e, m, v = got_at(s, got, i);
+        int bad;
+        expected_at(&wk, i, &e, &m);
+        if (s->dtype == DT_INT32) {
+            bad = (int32_t)v != (int32_t)e;
+        } else {
+            double bound = (s->op != OP_SUM || exact_floats) ? 0.0 : g * m;
+            bad = isnan(v) || !(v == e || fabs(v - e) <= bound);
+            if (bad && !r->mismatches)
+                r->bound = bound;
+        }
+        if (bad) {
+            if (!r->mismatches++) {
+                r->first = i;
+                r->unwritten = word_at(got, i) == POISON_WORD;
+            }
+            r->ok = 0;
+        }
+    }
+    if (!r->ok)
+        describe(s, in, got, r);
+}
+
+void fill_words(void *buf, size_t words, uint32_t w)
+{
+    for (size_t i = 0; i < words; i++)
+        memcpy((char *)buf + 4 * i, &w, 4);
+}
+
+long first_changed_word(const void *buf, size_t words, uint32_t w)
+{
+    for (size_t i = 0; i < words; i++)
+        if (word_at(buf, i) != w)
+            return (long)i;
+    return -1;
+}

@@ -1,0 +1,50 @@
+/*
+ * cli.h - the command line of every lab binary.  Parsing is separate from
+ * main() so the tests can feed it argument vectors.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include "kit.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLI_MAX_N ((size_t)1 << 30)
+
+typedef struct {
+    size_t n;
+    uint64_t seed;
+    dtype_t dtype;
+    op_t op;
+    dist_t dist;
+    int exclusive;
+    const char *variant; /* NULL: the lab's default */
+    int reps;            /* timed runs after warm-up; 0 = check only */
+    int warmup;
+    double timeout_s;    /* a run (all repetitions) past this is a timeout */
+    const char *out;     /* PREFIX for PREFIX.json / PREFIX.bin, or NULL */
+    int list;            /* --list: print the variants and exit */
+    int quiet;
+} cli_opts;
+
+enum { CLI_OK = 0, CLI_HELP = 1, CLI_ERROR = 2 };
+
+void cli_defaults(cli_opts *o);
+
+/* Parse argv; on CLI_ERROR, err holds one line saying what was wrong. */
+int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errlen);
+
+/* Parse a size: decimal digits, or 2^k; at most CLI_MAX_N.  0 on success. */
+int cli_parse_size(const char *s, size_t *out);
+
+/* The usage text (the program name is substituted). */
+void cli_usage(FILE *f, const char *prog);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLI_H */

@@ -1,0 +1,682 @@
+/*
+ * cuda_runtime.h - the CUDA runtime API and device built-ins as the CPU
+ * emulator (cuemu) provides them.  emu-nvcc force-includes this file into
+ * every .cu file, as nvcc does with the real one.  It never includes a real
+ * CUDA header.  See common/emu/README.md for the subset and its semantics.
+ *
+ * The C part (types, error codes, API functions) also compiles as C11 so
+ * that plain host .c files may include it.
+ */
+#ifndef CUEMU_CUDA_RUNTIME_H
+#define CUEMU_CUDA_RUNTIME_H
+
+#ifndef __CUEMU__
+#define __CUEMU__ 1
+#endif
+
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __cplusplus
+#include <cmath>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#endif
+
+/* ---- execution-space and storage qualifiers --------------------------
+ * Device code is ordinary host code here, so the qualifiers vanish.
+ * __shared__ is rewritten by emu-nvcc's source pass (static per-block
+ * storage); defining it here as well lets plain host files that merely
+ * mention it compile. */
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+#ifndef CUEMU_SOURCE_PASS
+#define __shared__ static __thread
+#endif
+
+#define CUDART_VERSION 12000
+#define __CUDART_API_VERSION 12000
+
+#ifdef __cplusplus
+#define CUEMU_EXTERN_C extern "C"
+#else
+#define CUEMU_EXTERN_C
+#endif
+
+/* ---- vector types ---------------------------------------------------- */
+#define CUEMU_VEC1(T, N)                                                                   \
+    typedef struct N { T x; } N;                                                           \
+    static inline N make_##N(T x) { N r; r.x = x; return r; }
+#define CUEMU_VEC2(T, N, A)                                                                \
+    typedef struct __attribute__((aligned(A))) N { T x, y; } N;                            \
+    static inline N make_##N(T x, T y) { N r; r.x = x; r.y = y; return r; }
+#define CUEMU_VEC3(T, N)                                                                   \
+    typedef struct N { T x, y, z; } N;                                                     \
+    static inline N make_##N(T x, T y, T z) { N r; r.x = x; r.y = y; r.z = z; return r; }
+#define CUEMU_VEC4(T, N, A)                                                                \
+    typedef struct __attribute__((aligned(A))) N { T x, y, z, w; } N;                      \
+    static inline N make_##N(T x, T y, T z, T w)                                           \
+    { N r; r.x = x; r.y = y; r.z = z; r.w = w; return r; }
+#define CUEMU_VECS(T, B, A2, A4)                                                           \
+    CUEMU_VEC1(T, B##1) CUEMU_VEC2(T, B##2, A2) CUEMU_VEC3(T, B##3) CUEMU_VEC4(T, B##4, A4)
+
+CUEMU_VECS(signed char, char, 2, 4)
+CUEMU_VECS(unsigned char, uchar, 2, 4)
+CUEMU_VECS(short, short, 4, 8)
+CUEMU_VECS(unsigned short, ushort, 4, 8)
+CUEMU_VECS(int, int, 8, 16)
+CUEMU_VECS(unsigned int, uint, 8, 16)
+CUEMU_VECS(long, long, 16, 16)
+CUEMU_VECS(unsigned long, ulong, 16, 16)
+CUEMU_VECS(long long, longlong, 16, 16)
+CUEMU_VECS(unsigned long long, ulonglong, 16, 16)
+CUEMU_VECS(float, float, 8, 16)
+CUEMU_VECS(double, double, 16, 16)
+
+#ifdef __cplusplus
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+        : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+#else
+typedef struct dim3 { unsigned int x, y, z; } dim3;
+#endif
+
+/* ---- error codes (values as in CUDA 12) ------------------------------ */
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorCudartUnloading = 4,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidPitchValue = 12,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999
+} cudaError_t;
+
+typedef enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+} cudaMemcpyKind;
+
+typedef enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9
+} cudaFuncAttribute;
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+
+typedef struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int clockRate;
+    size_t totalConstMem;
+    int major;
+    int minor;
+    size_t textureAlignment;
+    int deviceOverlap;
+    int multiProcessorCount;
+    int kernelExecTimeoutEnabled;
+    int integrated;
+    int canMapHostMemory;
+    int computeMode;
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryClockRate;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;
+    int maxBlocksPerMultiProcessor;
+    size_t sharedMemPerMultiprocessor;
+    size_t sharedMemPerBlockOptin;
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int cooperativeLaunch;
+} cudaDeviceProp;
+
+/* ---- runtime API ------------------------------------------------------ */
+CUEMU_EXTERN_C cudaError_t cudaMalloc(void **ptr, size_t size);
+CUEMU_EXTERN_C cudaError_t cudaFree(void *ptr);
+CUEMU_EXTERN_C cudaError_t cudaMallocHost(void **ptr, size_t size);
+CUEMU_EXTERN_C cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaFreeHost(void *ptr);
+CUEMU_EXTERN_C cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                                      cudaMemcpyKind kind);
+CUEMU_EXTERN_C cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                           cudaMemcpyKind kind, cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaMemset(void *ptr, int value, size_t count);
+CUEMU_EXTERN_C cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count,
+                                           cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaDeviceSynchronize(void);
+CUEMU_EXTERN_C cudaError_t cudaDeviceReset(void);
+CUEMU_EXTERN_C cudaError_t cudaGetLastError(void);
+CUEMU_EXTERN_C cudaError_t cudaPeekAtLastError(void);
+CUEMU_EXTERN_C const char *cudaGetErrorString(cudaError_t err);
+CUEMU_EXTERN_C const char *cudaGetErrorName(cudaError_t err);
+CUEMU_EXTERN_C cudaError_t cudaGetDeviceCount(int *count);
+CUEMU_EXTERN_C cudaError_t cudaGetDevice(int *device);
+CUEMU_EXTERN_C cudaError_t cudaSetDevice(int device);
+CUEMU_EXTERN_C cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
+CUEMU_EXTERN_C cudaError_t cudaDriverGetVersion(int *version);
+CUEMU_EXTERN_C cudaError_t cudaRuntimeGetVersion(int *version);
+CUEMU_EXTERN_C cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+CUEMU_EXTERN_C cudaError_t cudaEventCreate(cudaEvent_t *event);
+CUEMU_EXTERN_C cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaEventSynchronize(cudaEvent_t event);
+CUEMU_EXTERN_C cudaError_t cudaEventQuery(cudaEvent_t event);
+CUEMU_EXTERN_C cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+CUEMU_EXTERN_C cudaError_t cudaEventDestroy(cudaEvent_t event);
+CUEMU_EXTERN_C cudaError_t cudaStreamCreate(cudaStream_t *stream);
+CUEMU_EXTERN_C cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaStreamDestroy(cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaStreamQuery(cudaStream_t stream);
+/* Internal helpers for the symbol and attribute templates below. */
+CUEMU_EXTERN_C cudaError_t cuemu_memcpy_symbol(void *dst, const void *src, size_t count,
+                                               int to_symbol);
+CUEMU_EXTERN_C cudaError_t cuemu_register_symbol(void *addr, size_t size);
+CUEMU_EXTERN_C cudaError_t cuemu_set_max_dynamic_shared(int bytes);
+
+#ifdef __cplusplus
+/* Default arguments as in the real header. */
+static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, 0); }
+static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k)
+{
+    return cudaMemcpyAsync(d, s, n, k, 0);
+}
+static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n)
+{
+    return cudaMemsetAsync(p, v, n, 0);
+}
+template <class T> static inline cudaError_t cudaMalloc(T **ptr, size_t size)
+{
+    return cudaMalloc((void **)ptr, size);
+}
+template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
+{
+    return cudaMallocHost((void **)ptr, size);
+}
+/* __constant__ and __device__ variables are ordinary globals here. */
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                                             size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    (void)kind;
+    if (offset + count > sizeof(T))
+        return cuemu_memcpy_symbol(0, 0, 0, 2);
+    return cuemu_memcpy_symbol((char *)&symbol + offset, src, count, 1);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                                               size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    (void)kind;
+    if (offset + count > sizeof(T))
+        return cuemu_memcpy_symbol(0, 0, 0, 2);
+    return cuemu_memcpy_symbol(dst, (const char *)&symbol + offset, count, 0);
+}
+template <class T>
+static inline cudaError_t cudaGetSymbolAddress(void **dev_ptr, const T &symbol)
+{
+    *dev_ptr = (void *)&symbol;
+    return cuemu_register_symbol((void *)&symbol, sizeof(T));
+}
+template <class T>
+static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
+{
+    (void)symbol;
+    *size = sizeof(T);
+    return cudaSuccess;
+}
+template <class F>
+static inline cudaError_t cudaFuncSetAttribute(F *func, cudaFuncAttribute attr, int value)
+{
+    (void)func;
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
+        return cuemu_set_max_dynamic_shared(value);
+    return cudaSuccess;
+}
+#endif
+
+/* ---- device built-ins ------------------------------------------------- */
+#ifdef __cplusplus
+/* The index variables of the CUDA thread running on this OS thread; the
+ * block scheduler sets them before each switch to a thread's fiber. */
+extern __thread uint3 threadIdx;
+extern __thread uint3 blockIdx;
+extern __thread dim3 blockDim;
+extern __thread dim3 gridDim;
+static const int warpSize = 32;
+
+namespace cuemu {
+extern __thread char *dyn_smem_base;
+static inline void *dyn_shared() { return dyn_smem_base; }
+static inline char *&dyn_shared_ref() { return dyn_smem_base; }
+
+/* Block barrier.  kind: 0 plain, 1 count, 2 and, 3 or.  Returns the
+ * number of threads whose predicate was non-zero. */
+int block_sync(int kind, int pred, const char *file, int line);
+/* Warp exchange.  kind: 0 idx, 1 up, 2 down, 3 xor, 4 ballot, 5 sync. */
+unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, int arg,
+                           int width, const char *file, int line);
+unsigned active_mask();
+void soft_yield();
+[[noreturn]] void trap(const char *what, const char *file, int line);
+
+struct LaunchConfig {
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+    LaunchConfig(dim3 g, dim3 b, size_t s = 0, cudaStream_t st = 0)
+        : grid(g), block(b), shmem(s), stream(st) {}
+};
+/* Runs a grid: fn(ctx) once per CUDA thread, in fibers.  Returns
+ * cudaSuccess or the launch-configuration error. */
+cudaError_t launch_grid(const char *name, const char *file, int line, const LaunchConfig &cfg,
+                        void (*fn)(void *), void *ctx);
+
+template <class B> static void call_body(void *p) { (*(B *)p)(); }
+
+/* k<<<cfg>>>(args) becomes launch_kernel(..., cfg, [&](auto&... a){ k(a...); }, args).
+ * The arguments are evaluated once, on the host, and each CUDA thread
+ * receives its own copy of the parameters, as on a GPU. */
+template <class F, class... A>
+void launch_kernel(const char *name, const char *file, int line, const LaunchConfig &cfg,
+                   F &&kernel, A &&...args)
+{
+    std::tuple<std::decay_t<A>...> params(std::forward<A>(args)...);
+    auto body = [&]() { std::apply(kernel, params); };
+    launch_grid(name, file, line, cfg, &call_body<decltype(body)>, &body);
+}
+
+template <class T> static inline unsigned long long to_bits(T v)
+{
+    static_assert(sizeof(T) <= 8, "cuemu: shuffles of types wider than 8 bytes");
+    unsigned long long b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+template <class T> static inline T from_bits(unsigned long long b)
+{
+    T v;
+    std::memcpy(&v, &b, sizeof(T));
+    return v;
+}
+} // namespace cuemu
+
+/* Barriers and warp operations take the call site as hidden default
+ * arguments so that diagnostics can say which barrier a thread waits at. */
+static inline void __syncthreads(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    cuemu::block_sync(0, 0, file, line);
+}
+static inline int __syncthreads_count(int pred, const char *file = __builtin_FILE(),
+                                      int line = __builtin_LINE())
+{
+    return cuemu::block_sync(1, pred, file, line);
+}
+static inline int __syncthreads_and(int pred, const char *file = __builtin_FILE(),
+                                    int line = __builtin_LINE())
+{
+    return cuemu::block_sync(2, pred, file, line);
+}
+static inline int __syncthreads_or(int pred, const char *file = __builtin_FILE(),
+                                   int line = __builtin_LINE())
+{
+    return cuemu::block_sync(3, pred, file, line);
+}
+static inline void __syncwarp(unsigned mask = 0xffffffffu, const char *file = __builtin_FILE(),
+                              int line = __builtin_LINE())
+{
+    cuemu::warp_op(5, mask, 0, 0, 32, file, line);
+}
+template <class T>
+static inline T __shfl_sync(unsigned mask, T var, int src, int width = 32,
+                            const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(cuemu::warp_op(0, mask, cuemu::to_bits(var), src, width, file, line));
+}
+template <class T>
+static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                               const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(
+        cuemu::warp_op(1, mask, cuemu::to_bits(var), (int)delta, width, file, line));
+}
+template <class T>
+static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                                 const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(
+        cuemu::warp_op(2, mask, cuemu::to_bits(var), (int)delta, width, file, line));
+}
+template <class T>
+static inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
+                                const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(
+        cuemu::warp_op(3, mask, cuemu::to_bits(var), lane_mask, width, file, line));
+}
+static inline unsigned __ballot_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
+                                     int line = __builtin_LINE())
+{
+    return (unsigned)cuemu::warp_op(4, mask, pred != 0, 0, 32, file, line);
+}
+static inline int __any_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
+                             int line = __builtin_LINE())
+{
+    return cuemu::warp_op(4, mask, pred != 0, 0, 32, file, line) != 0;
+}
+static inline int __all_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
+                             int line = __builtin_LINE())
+{
+    unsigned votes = (unsigned)cuemu::warp_op(4, mask, pred != 0, 0, 32, file, line);
+    return (votes & mask) == (mask & cuemu::active_mask());
+}
+static inline unsigned __activemask() { return cuemu::active_mask(); }
+
+/* Memory fences: blocks on different OS threads really run concurrently. */
+static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+/* A sleeping thread lets the other threads of its block run (see README). */
+static inline void __nanosleep(unsigned ns) { (void)ns; cuemu::soft_yield(); }
+static inline long long clock64()
+{
+    unsigned lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (long long)(((unsigned long long)hi << 32) | lo);
+}
+static inline void __trap(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    cuemu::trap("__trap()", file, line);
+}
+static inline void __brkpt() {}
+
+template <class T> static inline T __ldg(const T *p) { return *p; }
+template <class T> static inline T __ldcg(const T *p) { return *p; }
+template <class T> static inline T __ldca(const T *p) { return *p; }
+template <class T> static inline T __ldcs(const T *p) { return *p; }
+template <class T> static inline T __ldlu(const T *p) { return *p; }
+template <class T> static inline T __ldcv(const T *p) { return *(const volatile T *)p; }
+template <class T> static inline void __stcg(T *p, T v) { *p = v; }
+template <class T> static inline void __stcs(T *p, T v) { *p = v; }
+template <class T> static inline void __stwt(T *p, T v) { *p = v; }
+
+/* ---- integer and bit intrinsics -------------------------------------- */
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned __brev(unsigned x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x);
+}
+static inline unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int i = 0; i < 4; i++)
+        r |= (unsigned)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+}
+static inline int __mul24(int a, int b) { return (int)((long long)((a << 8) >> 8) * ((b << 8) >> 8)); }
+static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffff) * (b & 0xffffff); }
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned __umulhi(unsigned a, unsigned b)
+{
+    return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+static inline unsigned __sad(int a, int b, unsigned c) { return c + (unsigned)(a > b ? a - b : b - a); }
+static inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return c + (a > b ? a - b : b - a); }
+
+/* ---- float reinterpretation and fast math ---------------------------- */
+static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+static inline unsigned __float_as_uint(float f) { unsigned i; memcpy(&i, &f, 4); return i; }
+static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline float __uint_as_float(unsigned i) { float f; memcpy(&f, &i, 4); return f; }
+static inline long long __double_as_longlong(double d) { long long i; memcpy(&i, &d, 8); return i; }
+static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
+static inline int __double2hiint(double d) { return (int)(__double_as_longlong(d) >> 32); }
+static inline int __double2loint(double d) { return (int)__double_as_longlong(d); }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __expf(float x) { return expf(x); }
+static inline float __exp10f(float x) { return powf(10.0f, x); }
+static inline float __logf(float x) { return logf(x); }
+static inline float __log2f(float x) { return log2f(x); }
+static inline float __log10f(float x) { return log10f(x); }
+static inline float __sinf(float x) { return sinf(x); }
+static inline float __cosf(float x) { return cosf(x); }
+static inline float __tanf(float x) { return tanf(x); }
+static inline float __powf(float a, float b) { return powf(a, b); }
+static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+static inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
+static inline int __float2int_rz(float x) { return (int)x; }
+static inline int __float2int_rd(float x) { return (int)floorf(x); }
+static inline int __float2int_ru(float x) { return (int)ceilf(x); }
+static inline unsigned __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
+static inline float __int2float_rn(int x) { return (float)x; }
+static inline float __uint2float_rn(unsigned x) { return (float)x; }
+static inline float __ll2float_rn(long long x) { return (float)x; }
+static inline double __int2double_rn(int x) { return (double)x; }
+
+/* min and max as CUDA declares them: exact overloads, plus a fallback for
+ * mixed argument types that uses the usual arithmetic conversions. */
+#define CUEMU_MINMAX(T)                                                                    \
+    static inline T min(T a, T b) { return a < b ? a : b; }                                \
+    static inline T max(T a, T b) { return a > b ? a : b; }
+CUEMU_MINMAX(int)
+CUEMU_MINMAX(unsigned int)
+CUEMU_MINMAX(long)
+CUEMU_MINMAX(unsigned long)
+CUEMU_MINMAX(long long)
+CUEMU_MINMAX(unsigned long long)
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+static inline std::common_type_t<A, B> min(A a, B b)
+{
+    typedef std::common_type_t<A, B> C;
+    return (C)a < (C)b ? (C)a : (C)b;
+}
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+static inline std::common_type_t<A, B> max(A a, B b)
+{
+    typedef std::common_type_t<A, B> C;
+    return (C)a > (C)b ? (C)a : (C)b;
+}
+
+/* ---- atomics -----------------------------------------------------------
+ * Blocks run concurrently on OS threads, so these are real CPU atomics
+ * (sequentially consistent, stronger than CUDA's relaxed atomics). */
+#define CUEMU_ATOMIC_INT(T)                                                                \
+    static inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicSub(T *a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }  \
+    static inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicCAS(T *a, T cmp, T v)                                            \
+    {                                                                                      \
+        __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+        return cmp;                                                                        \
+    }                                                                                      \
+    static inline T atomicMin(T *a, T v)                                                   \
+    {                                                                                      \
+        T old = __atomic_load_n(a, __ATOMIC_SEQ_CST);                                      \
+        while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST,   \
+                                                       __ATOMIC_SEQ_CST)) {}               \
+        return old;                                                                        \
+    }                                                                                      \
+    static inline T atomicMax(T *a, T v)                                                   \
+    {                                                                                      \
+        T old = __atomic_load_n(a, __ATOMIC_SEQ_CST);                                      \
+        while (v > old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST,   \
+                                                       __ATOMIC_SEQ_CST)) {}               \
+        return old;                                                                        \
+    }
+CUEMU_ATOMIC_INT(int)
+CUEMU_ATOMIC_INT(unsigned int)
+CUEMU_ATOMIC_INT(unsigned long long)
+CUEMU_ATOMIC_INT(long long)
+
+/* Floating-point atomics: a compare-and-swap loop on the bit pattern. */
+#define CUEMU_ATOMIC_FP(T, I)                                                              \
+    template <class F> static inline T cuemu_atomic_fp_##T(T *a, F f)                      \
+    {                                                                                      \
+        I *w = (I *)a;                                                                     \
+        I old = __atomic_load_n(w, __ATOMIC_SEQ_CST), next;                                \
+        do {                                                                               \
+            T o, n;                                                                        \
+            memcpy(&o, &old, sizeof o);                                                    \
+            n = f(o);                                                                      \
+            memcpy(&next, &n, sizeof n);                                                   \
+        } while (!__atomic_compare_exchange_n(w, &old, next, true, __ATOMIC_SEQ_CST,         \
+                                              __ATOMIC_SEQ_CST));                          \
+        T r;                                                                               \
+        memcpy(&r, &old, sizeof r);                                                        \
+        return r;                                                                          \
+    }                                                                                      \
+    static inline T atomicAdd(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return o + v; }); } \
+    static inline T atomicSub(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return o - v; }); } \
+    static inline T atomicMin(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return v < o ? v : o; }); } \
+    static inline T atomicMax(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return v > o ? v : o; }); } \
+    static inline T atomicExch(T *a, T v)                                                  \
+    {                                                                                      \
+        I b, r;                                                                            \
+        memcpy(&b, &v, sizeof b);                                                          \
+        r = __atomic_exchange_n((I *)a, b, __ATOMIC_SEQ_CST);                              \
+        T o;                                                                               \
+        memcpy(&o, &r, sizeof o);                                                          \
+        return o;                                                                          \
+    }
+CUEMU_ATOMIC_FP(float, unsigned int)
+CUEMU_ATOMIC_FP(double, unsigned long long)
+
+static inline unsigned atomicInc(unsigned *a, unsigned limit)
+{
+    unsigned old = __atomic_load_n(a, __ATOMIC_SEQ_CST);
+    while (!__atomic_compare_exchange_n(a, &old, old >= limit ? 0u : old + 1u, true,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+    return old;
+}
+static inline unsigned atomicDec(unsigned *a, unsigned limit)
+{
+    unsigned old = __atomic_load_n(a, __ATOMIC_SEQ_CST);
+    while (!__atomic_compare_exchange_n(a, &old, (old == 0 || old > limit) ? limit : old - 1u,
+                                        true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+    return old;
+}
+static inline unsigned short atomicCAS(unsigned short *a, unsigned short cmp, unsigned short v)
+{
+    __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return cmp;
+}
+/* Scoped variants: every scope is the whole machine here. */
+#define CUEMU_SCOPED(name)                                                                 \
+    template <class... A> static inline auto name##_block(A... a) { return name(a...); }   \
+    template <class... A> static inline auto name##_system(A... a) { return name(a...); }
+CUEMU_SCOPED(atomicAdd)
+CUEMU_SCOPED(atomicSub)
+CUEMU_SCOPED(atomicExch)
+CUEMU_SCOPED(atomicMin)
+CUEMU_SCOPED(atomicMax)
+CUEMU_SCOPED(atomicCAS)
+CUEMU_SCOPED(atomicAnd)
+CUEMU_SCOPED(atomicOr)
+CUEMU_SCOPED(atomicXor)
+CUEMU_SCOPED(atomicInc)
+CUEMU_SCOPED(atomicDec)
+#endif /* __cplusplus */
+
+#endif /* CUEMU_CUDA_RUNTIME_H */

@@ -1,0 +1,763 @@
+/*
+ * sched.cpp - how the emulator runs a grid.
+ *
+ * Every CUDA thread is a fiber (a Boost.Context fcontext with its own small
+ * stack).  A block's fibers all run on one OS worker thread, one fiber at a
+ * time; a fiber runs until it reaches a barrier, a warp operation,
+ * __nanosleep or its end, and then jumps back to the block scheduler below.
+ * Workers take blocks from a shared counter, so blocks on different workers
+ * run truly concurrently and a block may spin on a flag another block sets.
+ *
+ * Because a worker runs exactly one block at a time and all of that block's
+ * fibers run on it, static __shared__ variables can be thread-local storage.
+ */
+#include "internal.h"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using boost::context::detail::fcontext_t;
+using boost::context::detail::jump_fcontext;
+using boost::context::detail::make_fcontext;
+using boost::context::detail::transfer_t;
+
+__thread uint3 threadIdx;
+__thread uint3 blockIdx;
+__thread dim3 blockDim;
+__thread dim3 gridDim;
+
+namespace cuemu {
+
+__thread char *dyn_smem_base;
+
+namespace {
+
+enum FiberState : unsigned char { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
+
+struct Fiber {
+    fcontext_t ctx;
+    uint3 tid;
+    unsigned linear;
+    FiberState state;
+    bool soft; /* last yield came from __nanosleep */
+    int kind;  /* barrier kind or warp-op kind it waits in */
+    const char *file;
+    int line;
+    unsigned mask;              /* warp op: the mask it passed */
+    int src;                    /* warp op: lane it reads from */
+    unsigned long long value;   /* warp op: what it contributes */
+    unsigned long long result;  /* warp op: what it receives */
+};
+
+struct Grid {
+    const char *name, *file;
+    int line;
+    dim3 grid, block;
+    size_t shmem;
+    void (*fn)(void *);
+    void *ctx;
+    unsigned long long total;
+    std::vector<unsigned> order; /* random dispatch order (small grids) */
+    unsigned long long mul, add; /* random dispatch order (huge grids) */
+    std::atomic<unsigned long long> next{0};
+    std::atomic<unsigned long long> done{0};
+};
+
+struct Worker {
+    int id = 0;
+    fcontext_t sched = nullptr;
+    std::vector<Fiber> fibers;
+    std::vector<char *> stacks; /* base (guard page) of each stack */
+    std::vector<unsigned> perm;
+    unsigned warp_arrived[32] = {};
+    char *smem_region = nullptr; /* dynamic shared memory + guard page */
+    size_t smem_cap = 0;
+    Grid *grid = nullptr;
+    unsigned n = 0; /* threads in the current block */
+    int nrunnable = 0, nexited = 0, nbarrier = 0, nwarp = 0;
+    int bar_count = 0, bar_result = 0;
+    std::atomic<bool> busy{false};
+    uint3 block{0, 0, 0};
+    unsigned long long pass = 0;
+    Fiber *volatile cur = nullptr;
+};
+
+__thread Worker *tl_worker;
+__thread Fiber *tl_fiber;
+
+Settings g_settings;
+char g_settings_text[128];
+std::once_flag g_settings_once;
+
+std::mutex g_mu;
+std::condition_variable g_cv_work, g_cv_host;
+std::vector<Worker *> g_workers;
+Grid *g_grid = nullptr;
+unsigned long long g_gen = 0;
+int g_active = 0;
+std::atomic<unsigned long long> g_progress{0};
+size_t g_max_dyn_smem = 48 * 1024;
+const size_t SMEM_REGION = 228 * 1024; /* the most a Hopper block may opt in to */
+
+size_t page_size() { return (size_t)sysconf(_SC_PAGESIZE); }
+
+void load_settings()
+{
+    Settings &s = g_settings;
+    s.schedule = SCHED_INORDER;
+    s.seed = 0;
+    const char *e = getenv("CUEMU_SCHEDULE");
+    const char *sched_name = "inorder";
+    if (e && *e) {
+        if (!strcmp(e, "inorder")) {
+        } else if (!strcmp(e, "reverse")) {
+            s.schedule = SCHED_REVERSE;
+            sched_name = "reverse";
+        } else if (!strncmp(e, "random", 6) && (e[6] == 0 || e[6] == ':')) {
+            s.schedule = SCHED_RANDOM;
+            sched_name = "random";
+            if (e[6] == ':')
+                s.seed = strtoull(e + 7, nullptr, 0);
+            else
+                s.seed = (unsigned long long)std::chrono::steady_clock::now()
+                             .time_since_epoch().count() ^ ((unsigned long long)getpid() << 32);
+        } else {
+            fprintf(stderr, "cuemu: CUEMU_SCHEDULE='%s' not understood "
+                            "(inorder | reverse | random[:SEED]); using inorder\n", e);
+        }
+    }
+    s.threads = 0;
+    if ((e = getenv("CUEMU_THREADS")) && *e)
+        s.threads = atoi(e);
+    if (s.threads <= 0) {
+        cpu_set_t set;
+        s.threads = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+        if (s.threads <= 0)
+            s.threads = 1;
+    }
+    if (s.threads > 256)
+        s.threads = 256;
+    s.timeout = 30;
+    if ((e = getenv("CUEMU_TIMEOUT")) && *e && atof(e) > 0)
+        s.timeout = atof(e);
+    size_t kib = 64;
+    if ((e = getenv("CUEMU_STACK_KB")) && *e && atoi(e) >= 16)
+        kib = (size_t)atoi(e);
+    s.stack_bytes = kib * 1024;
+    if (s.schedule == SCHED_RANDOM)
+        snprintf(g_settings_text, sizeof g_settings_text,
+                 "CUEMU_SCHEDULE=random:%llu CUEMU_THREADS=%d", s.seed, s.threads);
+    else
+        snprintf(g_settings_text, sizeof g_settings_text, "CUEMU_SCHEDULE=%s CUEMU_THREADS=%d",
+                 sched_name, s.threads);
+}
+
+unsigned long long mix(unsigned long long x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+const char *kind_name(bool warp, int kind)
+{
+    static const char *bar[] = {"__syncthreads()", "__syncthreads_count()",
+                                "__syncthreads_and()", "__syncthreads_or()"};
+    static const char *wop[] = {"__shfl_sync()", "__shfl_up_sync()", "__shfl_down_sync()",
+                                "__shfl_xor_sync()", "__ballot/any/all_sync()", "__syncwarp()"};
+    return warp ? wop[kind] : bar[kind];
+}
+
+/* ---- fibers ------------------------------------------------------------ */
+
+inline void yield_to_block_scheduler()
+{
+    Worker *w = tl_worker;
+    transfer_t t = jump_fcontext(w->sched, nullptr);
+    w->sched = t.fctx;
+}
+
+void fiber_entry(transfer_t t)
+{
+    Worker *w = tl_worker;
+    w->sched = t.fctx;
+    try {
+        w->grid->fn(w->grid->ctx);
+    } catch (...) {
+        diag_exit("a C++ exception escaped from device code");
+    }
+    Fiber *f = tl_fiber;
+    f->state = EXITED;
+    w->nrunnable--;
+    w->nexited++;
+    jump_fcontext(w->sched, nullptr);
+    abort(); /* a finished fiber is never resumed */
+}
+
+char *stack_for(Worker *w, unsigned i)
+{
+    while (w->stacks.size() <= i) {
+        size_t len = g_settings.stack_bytes + page_size();
+        void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            diag_exit("cannot allocate a fiber stack (%zu bytes)", len);
+        mprotect(p, page_size(), PROT_NONE); /* guard page: stack overflow faults */
+        w->stacks.push_back((char *)p);
+    }
+    return w->stacks[i];
+}
+
+[[noreturn]] void fail_block(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fail_block(Worker *w, const char *fmt, ...)
+{
+    (void)w;
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tl_fiber = nullptr; /* the message names threads itself */
+    diag_exit("%s", msg);
+}
+
+/* No fiber of the block can run: either every live thread waits at the same
+ * barrier (release it), or the block is stuck, which is always a bug. */
+void resolve_stall(Worker *w)
+{
+    Fiber *fs = w->fibers.data();
+    if (w->nwarp > 0) {
+        for (unsigned i = 0; i < w->n; i++) {
+            Fiber &f = fs[i];
+            if (f.state != AT_WARP)
+                continue;
+            unsigned base = i & ~31u;
+            for (unsigned l = 0; l < 32 && base + l < w->n; l++) {
+                Fiber &g = fs[base + l];
+                if (!(f.mask & (1u << l)) || g.state == AT_WARP)
+                    continue;
+                if (g.state == EXITED)
+                    fail_block(w, "divergent warp operation: thread (%u,%u,%u) waits at %s "
+                                  "(%s:%d) with mask 0x%08x, but lane %u, thread (%u,%u,%u), "
+                                  "has exited",
+                               f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line,
+                               f.mask, l, g.tid.x, g.tid.y, g.tid.z);
+                fail_block(w, "divergent warp operation: thread (%u,%u,%u) waits at %s (%s:%d) "
+                              "with mask 0x%08x, but lane %u, thread (%u,%u,%u), waits at %s (%s:%d)",
+                           f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line,
+                           f.mask, l, g.tid.x, g.tid.y, g.tid.z,
+                           kind_name(g.state == AT_WARP, g.kind), g.file, g.line);
+            }
+            fail_block(w, "warp operation never completed: thread (%u,%u,%u) at %s (%s:%d)",
+                       f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line);
+        }
+    }
+    Fiber *first = nullptr;
+    for (unsigned i = 0; i < w->n; i++) {
+        Fiber &f = fs[i];
+        if (f.state != AT_BARRIER)
+            continue;
+        if (!first) {
+            first = &f;
+        } else if (f.file != first->file || f.line != first->line) {
+            if (strcmp(f.file, first->file) || f.line != first->line)
+                fail_block(w, "divergent barrier: thread (%u,%u,%u) waits at %s (%s:%d) while "
+                              "thread (%u,%u,%u) waits at %s (%s:%d)",
+                           first->tid.x, first->tid.y, first->tid.z,
+                           kind_name(false, first->kind), first->file, first->line, f.tid.x,
+                           f.tid.y, f.tid.z, kind_name(false, f.kind), f.file, f.line);
+        }
+    }
+    if (w->nexited > 0) {
+        Fiber *gone = nullptr;
+        for (unsigned i = 0; i < w->n && !gone; i++)
+            if (fs[i].state == EXITED)
+                gone = &fs[i];
+        fail_block(w, "divergent barrier: thread (%u,%u,%u) waits at %s (%s:%d), but thread "
+                      "(%u,%u,%u) has already exited (%d of %u threads exited; every thread "
+                      "of a block must reach each __syncthreads())",
+                   first->tid.x, first->tid.y, first->tid.z, kind_name(false, first->kind),
+                   first->file, first->line, gone->tid.x, gone->tid.y, gone->tid.z, w->nexited,
+                   w->n);
+    }
+    w->bar_result = w->bar_count;
+    w->bar_count = 0;
+    for (unsigned i = 0; i < w->n; i++)
+        fs[i].state = RUNNABLE;
+    w->nrunnable = (int)w->n;
+    w->nbarrier = 0;
+    g_progress.fetch_add(1, std::memory_order_relaxed);
+}
+
+void run_block(Worker *w, Grid *g, unsigned long long b)
+{
+    const Settings &s = g_settings;
+    dim3 gd = g->grid, bd = g->block;
+    blockIdx.x = (unsigned)(b % gd.x);
+    blockIdx.y = (unsigned)(b / gd.x % gd.y);
+    blockIdx.z = (unsigned)(b / gd.x / gd.y);
+    w->block = blockIdx;
+    unsigned n = bd.x * bd.y * bd.z;
+    w->n = n;
+    if (w->fibers.size() < n)
+        w->fibers.resize(n);
+    Fiber *fs = w->fibers.data();
+    for (unsigned i = 0; i < n; i++) {
+        Fiber &f = fs[i];
+        char *stack = stack_for(w, i);
+        f.ctx = make_fcontext(stack + page_size() + s.stack_bytes, s.stack_bytes, fiber_entry);
+        f.tid.x = i % bd.x;
+        f.tid.y = i / bd.x % bd.y;
+        f.tid.z = i / bd.x / bd.y;
+        f.linear = i;
+        f.state = RUNNABLE;
+        f.soft = false;
+        f.file = "";
+        f.line = 0;
+    }
+    memset(w->warp_arrived, 0, sizeof w->warp_arrived);
+    w->nrunnable = (int)n;
+    w->nexited = w->nbarrier = w->nwarp = 0;
+    w->bar_count = w->bar_result = 0;
+    dyn_smem_base = w->smem_region + w->smem_cap - ((g->shmem + 15) & ~(size_t)15);
+
+    if (w->perm.size() < n)
+        w->perm.resize(n);
+    unsigned *order = w->perm.data();
+    for (w->pass = 0;; w->pass++) {
+        if (s.schedule == SCHED_RANDOM) {
+            for (unsigned i = 0; i < n; i++)
+                order[i] = i;
+            unsigned long long r = mix(s.seed ^ mix(b * 0x100000001b3ull + w->pass));
+            for (unsigned i = n - 1; i > 0; i--) {
+                r = mix(r);
+                unsigned j = (unsigned)(r % (i + 1));
+                std::swap(order[i], order[j]);
+            }
+        }
+        int ran = 0, ran_soft = 0;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned i = s.schedule == SCHED_INORDER ? k
+                         : s.schedule == SCHED_REVERSE ? n - 1 - k : order[k];
+            Fiber *f = &fs[i];
+            if (f->state != RUNNABLE)
+                continue;
+            f->soft = false;
+            tl_fiber = f;
+            w->cur = f;
+            threadIdx = f->tid;
+            transfer_t t = jump_fcontext(f->ctx, nullptr);
+            f->ctx = t.fctx;
+            ran++;
+            ran_soft += f->soft && f->state == RUNNABLE;
+        }
+        tl_fiber = nullptr;
+        w->cur = nullptr;
+        if (w->nexited == (int)n)
+            break;
+        if (w->nrunnable == 0)
+            resolve_stall(w);
+        else if (ran > 0 && ran == ran_soft)
+            sched_yield(); /* everyone is polling: let other blocks run */
+    }
+}
+
+unsigned long long block_at(Grid *g, unsigned long long k)
+{
+    switch (g_settings.schedule) {
+    case SCHED_INORDER: return k;
+    case SCHED_REVERSE: return g->total - 1 - k;
+    default: return g->order.empty() ? (k * g->mul + g->add) % g->total : g->order[k];
+    }
+}
+
+void worker_main(Worker *w)
+{
+    tl_worker = w;
+    install_altstack();
+    /* Dynamic shared memory of the block this worker runs, flush against a
+     * guard page so that reading past the launch's size faults. */
+    size_t ps = page_size();
+    w->smem_cap = SMEM_REGION;
+    void *p = mmap(nullptr, w->smem_cap + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        diag_exit("cannot allocate shared memory for a worker");
+    w->smem_region = (char *)p;
+    memset(p, 0xff, w->smem_cap); /* uninitialised shared memory reads as NaN / -1 */
+    mprotect(w->smem_region + w->smem_cap, ps, PROT_NONE);
+
+    unsigned long long seen = 0;
+    for (;;) {
+        Grid *g;
+        {
+            std::unique_lock<std::mutex> lk(g_mu);
+            g_cv_work.wait(lk, [&] { return g_grid && g_gen != seen; });
+            seen = g_gen;
+            g = g_grid;
+            g_active++;
+        }
+        w->grid = g;
+        blockDim = g->block;
+        gridDim = g->grid;
+        unsigned long long k;
+        while ((k = g->next.fetch_add(1)) < g->total) {
+            w->busy = true;
+            run_block(w, g, block_at(g, k));
+            w->busy = false;
+            g_progress.fetch_add(1, std::memory_order_relaxed);
+            if (g->done.fetch_add(1) + 1 == g->total) {
+                std::lock_guard<std::mutex> lk(g_mu);
+                g_cv_host.notify_all();
+            }
+        }
+        std::lock_guard<std::mutex> lk(g_mu);
+        w->grid = nullptr;
+        g_active--;
+        g_cv_host.notify_all();
+    }
+}
+
+void start_workers()
+{
+    if (!g_workers.empty())
+        return;
+    for (int i = 0; i < g_settings.threads; i++) {
+        Worker *w = new Worker;
+        w->id = i;
+        g_workers.push_back(w);
+        std::thread(worker_main, w).detach();
+    }
+}
+
+/* No block finished and no barrier opened for CUEMU_TIMEOUT seconds. */
+[[noreturn]] void report_deadlock(Grid *g)
+{
+    fflush(stdout);
+    fprintf(stderr,
+            "cuemu: error: deadlock: no progress for %g s in kernel '%s' (launched at %s:%d); "
+            "%llu of %llu blocks finished, %llu not started\n",
+            g_settings.timeout, g->name, g->file, g->line, (unsigned long long)g->done.load(),
+            g->total,
+            g->total - std::min<unsigned long long>(g->total, g->next.load()));
+    for (Worker *w : g_workers) {
+        if (!w->busy || w->grid != g)
+            continue;
+        Fiber *cur = w->cur;
+        int run = 0, bar = 0, warp = 0, exited = 0;
+        Fiber *first_bar = nullptr, *first_warp = nullptr, *first_run = nullptr;
+        for (unsigned i = 0; i < w->n; i++) {
+            Fiber &f = w->fibers[i];
+            switch (f.state) {
+            case RUNNABLE: run++; if (!first_run) first_run = &f; break;
+            case AT_BARRIER: bar++; if (!first_bar) first_bar = &f; break;
+            case AT_WARP: warp++; if (!first_warp) first_warp = &f; break;
+            default: exited++;
+            }
+        }
+        Fiber *spin = cur ? cur : first_run;
+        fprintf(stderr, "cuemu:   block (%u,%u,%u) on worker %d:", w->block.x, w->block.y,
+                w->block.z, w->id);
+        if (spin)
+            fprintf(stderr, " thread (%u,%u,%u) is running (spinning, waiting for something "
+                            "that never happens?);",
+                    spin->tid.x, spin->tid.y, spin->tid.z);
+        fprintf(stderr, " %d runnable", run);
+        if (bar)
+            fprintf(stderr, ", %d at %s (%s:%d)", bar, kind_name(false, first_bar->kind),
+                    first_bar->file, first_bar->line);
+        if (warp)
+            fprintf(stderr, ", %d at %s (%s:%d)", warp, kind_name(true, first_warp->kind),
+                    first_warp->file, first_warp->line);
+        if (exited)
+            fprintf(stderr, ", %d exited", exited);
+        fprintf(stderr, "\n");
+    }
+    fprintf(stderr,
+            "cuemu:   hint: blocks run in dispatch order (%s) on %d worker thread(s); code "
+            "that waits for a block with a lower blockIdx may wait for a block that has "
+            "not started.  Set CUEMU_TIMEOUT to change the limit.\n",
+            settings_text(), g_settings.threads);
+    fflush(stderr);
+    _exit(DIAG_EXIT);
+}
+
+} // namespace
+
+/* ---- interface to the rest of the emulator ------------------------------ */
+
+const Settings &settings()
+{
+    std::call_once(g_settings_once, load_settings);
+    return g_settings;
+}
+const char *settings_text()
+{
+    settings();
+    return g_settings_text;
+}
+int worker_count() { return settings().threads; }
+size_t max_dynamic_shared() { return g_max_dyn_smem; }
+void set_max_dynamic_shared(size_t bytes) { g_max_dyn_smem = bytes; }
+
+Where where_now()
+{
+    Where r{};
+    Worker *w = tl_worker;
+    if (w && w->grid) {
+        r.in_kernel = true;
+        r.kernel = w->grid->name;
+        r.file = w->grid->file;
+        r.line = w->grid->line;
+        r.block = w->block;
+        if (tl_fiber)
+            r.thread = tl_fiber->tid;
+        else
+            r.thread = uint3{~0u, ~0u, ~0u};
+    }
+    return r;
+}
+
+bool describe_stack_address(uintptr_t addr, char *buf, size_t len)
+{
+    Worker *w = tl_worker;
+    if (!w)
+        return false;
+    for (char *s : w->stacks)
+        if (addr >= (uintptr_t)s && addr < (uintptr_t)s + page_size()) {
+            snprintf(buf, len, "stack overflow of a device thread (each CUDA thread has a "
+                               "%zu KiB stack here; deep recursion or a large local array? "
+                               "CUEMU_STACK_KB raises it)",
+                     g_settings.stack_bytes / 1024);
+            return true;
+        }
+    return false;
+}
+
+bool describe_shared_address(uintptr_t addr, char *buf, size_t len)
+{
+    Worker *w = tl_worker;
+    if (!w || !w->grid || !w->smem_region)
+        return false;
+    uintptr_t end = (uintptr_t)w->smem_region + w->smem_cap;
+    if (addr >= end && addr < end + page_size()) {
+        snprintf(buf, len, "out-of-bounds access to dynamic shared memory: %zu bytes past the "
+                           "end of the %zu bytes given at launch (extern __shared__ array)",
+                 (size_t)(addr - end) + ((w->grid->shmem + 15) & ~(size_t)15) - w->grid->shmem,
+                 w->grid->shmem);
+        return true;
+    }
+    return false;
+}
+
+cudaError_t launch_grid(const char *name, const char *file, int line, const LaunchConfig &cfg,
+                        void (*fn)(void *), void *ctx)
+{
+    init_runtime();
+    const Settings &s = settings();
+    if (tl_worker)
+        diag_exit("kernel '%s' launched from device code (dynamic parallelism is not "
+                  "supported by the emulator)", name);
+    dim3 gd = cfg.grid, bd = cfg.block;
+    unsigned long long nthreads = (unsigned long long)bd.x * bd.y * bd.z;
+    if (bd.x == 0 || bd.y == 0 || bd.z == 0 || bd.x > 1024 || bd.y > 1024 || bd.z > 64 ||
+        nthreads > 1024 || gd.x == 0 || gd.y == 0 || gd.z == 0 || gd.x > 0x7fffffffu ||
+        gd.y > 65535 || gd.z > 65535) {
+        set_last_error(cudaErrorInvalidConfiguration);
+        return cudaErrorInvalidConfiguration;
+    }
+    if (cfg.shmem > g_max_dyn_smem) {
+        set_last_error(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    Grid g;
+    g.name = name;
+    g.file = file;
+    g.line = line;
+    g.grid = gd;
+    g.block = bd;
+    g.shmem = cfg.shmem;
+    g.fn = fn;
+    g.ctx = ctx;
+    g.total = (unsigned long long)gd.x * gd.y * gd.z;
+    if (s.schedule == SCHED_RANDOM) {
+        unsigned long long r = mix(s.seed ^ 0x5eedull);
+        if (g.total <= (1ull << 24)) {
+            g.order.resize(g.total);
+            for (unsigned long long i = 0; i < g.total; i++)
+                g.order[i] = (unsigned)i;
+            for (unsigned long long i = g.total - 1; i > 0; i--) {
+                r = mix(r);
+                std::swap(g.order[i], g.order[r % (i + 1)]);
+            }
+        } else {
+            do {
+                r = mix(r);
+                g.mul = r % g.total;
+            } while (std::__gcd(g.mul, g.total) != 1);
+            g.add = mix(r) % g.total;
+        }
+    }
+
+    std::unique_lock<std::mutex> lk(g_mu);
+    start_workers();
+    g_grid = &g;
+    g_gen++;
+    g_cv_work.notify_all();
+    auto last_change = std::chrono::steady_clock::now();
+    unsigned long long last_progress = g_progress.load();
+    while (g.done.load() < g.total) {
+        g_cv_host.wait_for(lk, std::chrono::milliseconds(100));
+        unsigned long long p = g_progress.load();
+        auto now = std::chrono::steady_clock::now();
+        if (p != last_progress) {
+            last_progress = p;
+            last_change = now;
+        } else if (std::chrono::duration<double>(now - last_change).count() > s.timeout) {
+            report_deadlock(&g);
+        }
+    }
+    g_grid = nullptr;
+    g_cv_host.wait(lk, [] { return g_active == 0; });
+    return cudaSuccess;
+}
+
+int block_sync(int kind, int pred, const char *file, int line)
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!w || !f)
+        trap("__syncthreads() outside a kernel", file, line);
+    f->state = AT_BARRIER;
+    f->kind = kind;
+    f->file = file;
+    f->line = line;
+    w->bar_count += pred != 0;
+    w->nrunnable--;
+    w->nbarrier++;
+    yield_to_block_scheduler();
+    int c = w->bar_result;
+    int live = (int)w->n; /* a barrier only opens when no thread has exited */
+    return kind == 2 ? c == live : kind == 3 ? c > 0 : c;
+}
+
+unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, int arg, int width,
+                           const char *file, int line)
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!w || !f)
+        trap("warp operation outside a kernel", file, line);
+    unsigned lane = f->linear & 31, base = f->linear & ~31u;
+    unsigned wi = f->linear >> 5;
+    unsigned exist = w->n - base >= 32 ? 0xffffffffu : (1u << (w->n - base)) - 1;
+    if (!(mask & (1u << lane)))
+        diag_exit("%s (%s:%d) called with mask 0x%08x that does not include the calling "
+                  "lane %u", kind_name(true, kind), file, line, mask, lane);
+    if (width <= 0 || width > 32 || (width & (width - 1)))
+        diag_exit("%s (%s:%d): width %d is not a power of two between 1 and 32",
+                  kind_name(true, kind), file, line, width);
+    unsigned expected = mask & exist;
+    Fiber *fs = w->fibers.data() + base;
+    unsigned &arrived = w->warp_arrived[wi];
+    if (arrived) {
+        /* Lanes that meet in one warp operation must agree on its kind and mask. */
+        Fiber *o = &fs[__builtin_ctz(arrived)];
+        bool same_class = (o->kind <= 3 && kind <= 3) || o->kind == kind;
+        if (!same_class || o->mask != mask)
+            diag_exit("divergent warp operation: lane %u calls %s (%s:%d) with mask 0x%08x "
+                      "while lane %u waits in %s (%s:%d) with mask 0x%08x",
+                      lane, kind_name(true, kind), file, line, mask, o->linear & 31,
+                      kind_name(true, o->kind), o->file, o->line, o->mask);
+    }
+    unsigned seg = lane & ~(unsigned)(width - 1);
+    int src = (int)lane;
+    switch (kind) {
+    case 0: src = (int)(seg + ((unsigned)arg & (unsigned)(width - 1))); break;
+    case 1: src = (lane - seg) >= (unsigned)arg ? (int)lane - arg : (int)lane; break;
+    case 2: src = (lane - seg) + (unsigned)arg < (unsigned)width ? (int)lane + arg : (int)lane; break;
+    case 3: src = (int)(lane ^ (unsigned)arg); if (src >= (int)(seg + width)) src = (int)lane; break;
+    default: break;
+    }
+    f->kind = kind;
+    f->mask = mask;
+    f->file = file;
+    f->line = line;
+    f->value = value;
+    f->src = src;
+    arrived |= 1u << lane;
+    if ((arrived & expected) != expected) {
+        f->state = AT_WARP;
+        w->nrunnable--;
+        w->nwarp++;
+        yield_to_block_scheduler();
+        return f->result;
+    }
+    /* Last lane to arrive: compute every lane's result and wake them. */
+    unsigned long long ballot = 0;
+    if (kind == 4)
+        for (unsigned l = 0; l < 32; l++)
+            if ((expected >> l & 1) && fs[l].value)
+                ballot |= 1ull << l;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(expected >> l & 1))
+            continue;
+        Fiber &g = fs[l];
+        if (kind <= 3) {
+            int s = g.src;
+            g.result = (s >= 0 && s < 32 && (expected >> s & 1)) ? fs[s].value : g.value;
+        } else {
+            g.result = ballot;
+        }
+        if (&g != f) {
+            g.state = RUNNABLE;
+            w->nrunnable++;
+            w->nwarp--;
+        }
+    }
+    arrived = 0;
+    return f->result;
+}
+
+unsigned active_mask()
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!w || !f)
+        return 1;
+    unsigned base = f->linear & ~31u, m = 0;
+    for (unsigned l = 0; l < 32 && base + l < w->n; l++)
+        if (w->fibers[base + l].state != EXITED)
+            m |= 1u << l;
+    return m;
+}
+
+void soft_yield()
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!w || !f) {
+        sched_yield();
+        return;
+    }
+    f->soft = true;
+    yield_to_block_scheduler();
+}
+
+void trap(const char *what, const char *file, int line)
+{
+    diag_exit("%s at %s:%d", what, file, line);
+}
+
+} // namespace cuemu

@@ -1,0 +1,358 @@
+/*
+ * harness.cu - main() of every lab binary.  It generates the input from a
+ * seed, poisons the output and fences it with a guard band, runs the lab's
+ * kernel once to check it and then many times to time it, and writes what
+ * it saw for the grader.  Students never edit this file: their code is the
+ * lab's .cu file, reached only through the LAB table (lab.h).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli.h"
+#include "cuda_check.h"
+#include "json.h"
+#include "lab.h"
+#include "prng.h"
+#include "stats.h"
+#include "timing.h"
+
+/* Everything one run needs, passed to the timing loop as void *. */
+typedef struct {
+    const lab_variant *variant;
+    lab_problem problem;
+} job;
+
+static const char *phase = "starting"; /* what the watchdog reports */
+static double timeout_s;
+
+/* A run that does not finish in time is reported and ended: the process
+ * exit tears the GPU context down, so nothing is left hanging. */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    char msg[256];
+    int len = snprintf(msg, sizeof msg,
+                       "TIMEOUT: still %s after %.0f s: a kernel that never finishes "
+                       "(a barrier some threads never reach, a loop that never ends?)\n",
+                       phase, timeout_s);
+    if (write(STDERR_FILENO, msg, (size_t)len) < 0) { /* nothing more we can do */ }
+    _exit(EXIT_TIMEOUT);
+}
+
+/* (Re)arm the watchdog for the next phase of the run. */
+static void watch(const char *what)
+{
+    phase = what;
+    alarm((unsigned)(timeout_s + 0.999));
+}
+
+/* One call of the variant's host code; errors it returns are fatal. */
+static void run_once(void *arg)
+{
+    job *j = (job *)arg;
+    int err = j->variant->run(&j->problem);
+    if (err != 0) {
+        fprintf(stderr, "%s: the lab's host code returned CUDA error %d (%s)\n",
+                j->variant->name, err, cudaGetErrorString((cudaError_t)err));
+        exit(EXIT_CUDA_ERROR);
+    }
+    cudaError_t launch = cudaGetLastError();
+    if (launch != cudaSuccess) {
+        fprintf(stderr, "%s: kernel launch failed: %s (%s)\n", j->variant->name,
+                cudaGetErrorName(launch), cudaGetErrorString(launch));
+        exit(EXIT_CUDA_ERROR);
+    }
+}
+
+static const lab_variant *find_variant(const char *name)
+{
+    if (!name)
+        return &LAB.variants[LAB.default_variant];
+    for (int i = 0; i < LAB.count; i++)
+        if (strcmp(LAB.variants[i].name, name) == 0)
+            return &LAB.variants[i];
+    return NULL;
+}
+
+static void list_variants(FILE *f)
+{
+    fprintf(f, "%s: %s\nvariants:\n", LAB.name, LAB.title);
+    for (int i = 0; i < LAB.count; i++) {
+        const lab_variant *v = &LAB.variants[i];
+        fprintf(f, "  %-14s %s%s\n", v->name, v->summary, i == LAB.default_variant ? " (default)" : "");
+    }
+}
+
+/* Refuse combinations the variant does not define, before touching the GPU. */
+static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t len)
+{
+    if (v->max_n && o->n > v->max_n)
+        return snprintf(err, len, "variant %s handles at most %zu elements (asked for %zu)",
+                        v->name, v->max_n, o->n), -1;
+    if (o->exclusive && v->kind == KIND_REDUCE)
+        return snprintf(err, len, "--exclusive applies to scans, and %s is a reduction", v->name), -1;
+    return 0;
+}
+
+/* Allocate n + GUARD_ELEMS words on the device: `fill` over the first n,
+ * GUARD_WORD over the band after them. */
+static void *device_fenced(size_t n, const void *content, uint32_t fill)
+{
+    size_t words = n + GUARD_ELEMS;
+    uint32_t *host = (uint32_t *)malloc(words * 4);
+    void *dev;
+    if (!host) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", words * 4);
+        exit(EXIT_CUDA_ERROR);
+    }
+    if (content)
+        memcpy(host, content, n * 4);
+    else
+        fill_words(host, n, fill);
+    fill_words(host + n, GUARD_ELEMS, GUARD_WORD);
+    CUDA_CHECK(cudaMalloc(&dev, words * 4));
+    CUDA_CHECK(cudaMemcpy(dev, host, words * 4, cudaMemcpyHostToDevice));
+    free(host);
+    return dev;
+}
+
+static void *copy_back(const void *dev, size_t words)
+{
+    void *host = malloc(words * 4);
+    if (!host) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", words * 4);
+        exit(EXIT_CUDA_ERROR);
+    }
+    CUDA_CHECK(cudaMemcpy(host, dev, words * 4, cudaMemcpyDeviceToHost));
+    return host;
+}
+
+/* Raw outputs for the grader: each copy is out_len elements + guard band. */
+static void write_raw(const char *prefix, void *const *copies, int count, size_t words)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.bin", prefix);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(EXIT_USAGE);
+    }
+    for (int i = 0; i < count; i++)
+        if (fwrite(copies[i], 4, words, f) != words) {
+            perror(path);
+            exit(EXIT_USAGE);
+        }
+    fclose(f);
+}
+
+typedef struct {
+    const char *status;
+    check_result check;
+    long guard_hit;      /* first changed guard word after out, or -1 */
+    int input_intact;
+    int repeat_identical;
+    timing kernel, copy;
+    double bytes;
+    char device[256];
+} report;
+
+static void write_json(const char *prefix, const cli_opts *o, const lab_variant *v,
+                       const report *r, size_t out_len, int copies)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.json", prefix);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(EXIT_USAGE);
+    }
+    json_writer w;
+    jw_init(&w, f);
+    jw_object(&w, NULL);
+    jw_string(&w, "lab", LAB.name);
+    jw_string(&w, "variant", v->name);
+    jw_string(&w, "kind", kind_name(v->kind));
+    jw_int(&w, "section", (long long)v->section);
+    jw_int(&w, "n", (long long)o->n);
+    jw_string(&w, "dtype", dtype_name(o->dtype));
+    jw_string(&w, "op", op_name(o->op));
+    jw_string(&w, "dist", dist_name(o->dist));
+    jw_int(&w, "seed", (long long)o->seed);
+    jw_bool(&w, "exclusive", o->exclusive);
+    jw_string(&w, "status", r->status);
+    jw_int(&w, "out_len", (long long)out_len);
+    jw_int(&w, "guard", GUARD_ELEMS);
+    jw_int(&w, "copies", copies);
+    jw_bool(&w, "self_check_ok", r->check.ok && r->guard_hit < 0);
+    jw_bool(&w, "input_intact", r->input_intact);
+    jw_bool(&w, "repeat_identical", r->repeat_identical);
+    jw_int(&w, "reps", r->kernel.reps);
+    jw_number(&w, "median_ms", r->kernel.median_ms);
+    jw_number(&w, "min_ms", r->kernel.min_ms);
+    jw_number(&w, "copy_median_ms", r->copy.median_ms);
+    jw_number(&w, "bytes", r->bytes);
+    jw_number(&w, "gbps", stats_gbps(r->bytes, r->kernel.median_ms));
+    jw_number(&w, "copy_gbps", stats_gbps(r->bytes, r->copy.median_ms));
+    jw_string(&w, "device", r->device);
+#ifdef __CUEMU__
+    jw_bool(&w, "emulated", 1);
+#else
+    jw_bool(&w, "emulated", 0);
+#endif
+    jw_end(&w, '}');
+    fclose(f);
+}
+
+static void print_report(const cli_opts *o, const lab_variant *v, const report *r)
+{
+    int pass = r->check.ok && r->guard_hit < 0;
+    printf("%s %s %s %s n=%zu%s: self-check %s\n", LAB.name, v->name, dtype_name(o->dtype),
+           op_name(o->op), o->n, o->exclusive ? " exclusive" : "", pass ? "PASS" : "FAIL");
+    if (!r->check.ok)
+        printf("  %s\n", r->check.detail);
+    if (!r->check.ok && r->check.unwritten)
+        printf("  (an unwritten element still holds the poison pattern: the kernel never "
+               "stored it)\n");
+    if (r->guard_hit >= 0)
+        printf("  OUT OF BOUNDS: the kernel wrote past the end of `out` (out[%zu + %ld])\n",
+               out_len_for(v->kind, o->n), r->guard_hit);
+    if (!r->input_intact)
+        printf("  note: the kernel modified its input array `in` (it should only read it)\n");
+    if (!r->repeat_identical)
+        printf("  note: the last timed run gave a different result than the first "
+               "(a race?)\n");
+    if (r->kernel.reps > 0) {
+        double gbps = stats_gbps(r->bytes, r->kernel.median_ms);
+        double copy = stats_gbps(r->bytes, r->copy.median_ms);
+        printf("  time: median %.4f ms, min %.4f ms over %d runs; %.1f GB/s = %.2f of a "
+               "device copy (%.1f GB/s) on %s\n",
+               r->kernel.median_ms, r->kernel.min_ms, r->kernel.reps, gbps, gbps / copy, copy,
+               r->device);
+#ifdef __CUEMU__
+        printf("  (CPU emulator: these are CPU times and say nothing about GPU speed)\n");
+#endif
+    }
+    if (!pass)
+        printf("  This is the harness's own check; `./grade` verifies independently.\n");
+}
+
+int main(int argc, char **argv)
+{
+    cli_opts o;
+    char err[256];
+    cli_defaults(&o);
+    int rc = cli_parse(argc, argv, &o, err, sizeof err);
+    if (rc == CLI_HELP) {
+        cli_usage(stdout, argv[0]);
+        list_variants(stdout);
+        return 0;
+    }
+    if (rc == CLI_ERROR) {
+        fprintf(stderr, "%s: %s\n", argv[0], err);
+        cli_usage(stderr, argv[0]);
+        return EXIT_USAGE;
+    }
+    if (o.list) {
+        list_variants(stdout);
+        return 0;
+    }
+    const lab_variant *v = find_variant(o.variant);
+    if (!v) {
+        fprintf(stderr, "%s: no variant named '%s'\n", argv[0], o.variant);
+        list_variants(stderr);
+        return EXIT_USAGE;
+    }
+    if (validate(&o, v, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", argv[0], err);
+        return EXIT_USAGE;
+    }
+
+    timeout_s = o.timeout_s;
+    signal(SIGALRM, on_alarm);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    report r;
+    memset(&r, 0, sizeof r);
+    r.status = "ok";
+    r.guard_hit = -1;
+    r.input_intact = r.repeat_identical = 1;
+    r.bytes = bytes_moved(v->kind, o.n, o.dtype);
+
+    watch("initialising the GPU");
+    int devices = 0;
+    cudaError_t dev_err = cudaGetDeviceCount(&devices);
+    if (dev_err != cudaSuccess || devices == 0) {
+        fprintf(stderr, "%s: no CUDA device available (%s). Without an NVIDIA GPU, build with "
+                        "the CPU emulator: make <lab> EMU=1\n",
+                argv[0], dev_err != cudaSuccess ? cudaGetErrorString(dev_err) : "0 devices");
+        return EXIT_CUDA_ERROR;
+    }
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(r.device, sizeof r.device, "%s", prop.name);
+
+    /* Input, fenced; output, poisoned and fenced. */
+    size_t out_len = out_len_for(v->kind, o.n), out_words = out_len + GUARD_ELEMS;
+    void *in_host = malloc((o.n ? o.n : 1) * 4);
+    if (!in_host) {
+        fprintf(stderr, "out of host memory for %zu elements\n", o.n);
+        return EXIT_CUDA_ERROR;
+    }
+    gen_input(in_host, o.n, o.dtype, o.dist, o.seed);
+    job j;
+    j.variant = v;
+    j.problem.in = device_fenced(o.n, in_host, 0);
+    j.problem.out = device_fenced(out_len, NULL, POISON_WORD);
+    j.problem.n = o.n;
+    j.problem.dtype = o.dtype;
+    j.problem.op = o.op;
+    j.problem.exclusive = o.exclusive;
+
+    /* The run that is checked. */
+    watch("running the kernel");
+    run_once(&j);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    void *copies[2];
+    copies[0] = copy_back(j.problem.out, out_words);
+    int ncopies = 1;
+
+    /* Timed runs, then the copy yardstick; the last result is kept too so a
+     * result that changes between runs shows up. */
+    if (o.reps > 0) {
+        watch("timing the kernel");
+        r.kernel = time_runs(run_once, &j, o.warmup, o.reps);
+        copies[1] = copy_back(j.problem.out, out_words);
+        ncopies = 2;
+        r.repeat_identical = memcmp(copies[0], copies[1], out_len * 4) == 0;
+        watch("timing the device copy");
+        r.copy = time_copy((size_t)(r.bytes / 2), o.warmup, o.reps);
+    }
+    alarm(0);
+
+    void *in_after = copy_back(j.problem.in, o.n + GUARD_ELEMS);
+    r.input_intact = memcmp(in_after, in_host, o.n * 4) == 0 &&
+                     first_changed_word((uint32_t *)in_after + o.n, GUARD_ELEMS, GUARD_WORD) < 0;
+
+    check_spec spec = {v->kind, o.dtype, o.op, o.exclusive, v->section, o.n, tol_depth(v->tol, o.n)};
+    check_output(&spec, in_host, copies[0], &r.check);
+    r.guard_hit = first_changed_word((uint32_t *)copies[0] + out_len, GUARD_ELEMS, GUARD_WORD);
+
+    if (o.out) {
+        write_raw(o.out, copies, ncopies, out_words);
+        write_json(o.out, &o, v, &r, out_len, ncopies);
+    }
+    if (!o.quiet || !(r.check.ok && r.guard_hit < 0))
+        print_report(&o, v, &r);
+
+    CUDA_CHECK(cudaFree((void *)j.problem.in));
+    CUDA_CHECK(cudaFree(j.problem.out));
+    for (int i = 0; i < ncopies; i++)
+        free(copies[i]);
+    free(in_after);
+    free(in_host);
+    return r.check.ok && r.guard_hit < 0 ? 0 : EXIT_SELF_CHECK_FAILED;
+}

@@ -1,0 +1,42 @@
+/*
+ * reference.h - sequential CPU references for reductions and scans.
+ * Integers wrap like the GPU's 32-bit two's-complement arithmetic; floats
+ * are accumulated in double so the reference is (nearly) exact and the
+ * GPU's float result can be judged against a stated error bound.
+ */
+#ifndef REFERENCE_H
+#define REFERENCE_H
+
+#include "kit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Identity of op: 0 for sum, the largest value for min, the smallest for max. */
+int32_t identity_i32(op_t op);
+double identity_f64(op_t op);
+
+/* a op b; the int32 sum wraps modulo 2^32 (computed in unsigned, no UB). */
+int32_t combine_i32(op_t op, int32_t a, int32_t b);
+double combine_f64(op_t op, double a, double b);
+
+/* Reduce n elements (n = 0 gives the identity). */
+int32_t ref_reduce_i32(const int32_t *in, size_t n, op_t op);
+/* Float inputs reduced in double; *abs_sum (if not NULL) receives sum |x_i|. */
+double ref_reduce_f32(const float *in, size_t n, op_t op, double *abs_sum);
+
+/*
+ * Scan n elements into out.  exclusive: out[i] combines in[0..i-1] (out[0] is
+ * the identity); otherwise in[0..i].  section > 0 restarts the scan every
+ * `section` elements (independent section scans); 0 scans the whole array.
+ */
+void ref_scan_i32(const int32_t *in, size_t n, op_t op, int exclusive, size_t section,
+                  int32_t *out);
+void ref_scan_f32(const float *in, size_t n, op_t op, int exclusive, size_t section,
+                  double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* REFERENCE_H */

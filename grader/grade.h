@@ -1,0 +1,52 @@
+/*
+ * grade.h - what one grading run produces, shared by the orchestration
+ * (main.c, judge.c) and the output (report.c).
+ */
+#ifndef GRADE_H
+#define GRADE_H
+
+#include <stdio.h>
+
+#include "score.h"
+#include "suite.h"
+
+typedef struct {
+    verdict_t verdict;
+    char detail[1024];
+    double ms;          /* median kernel time reported by the run, or NaN */
+    double gbps, copy_gbps;
+} test_result;
+
+typedef struct {
+    verdict_t verdict;
+    double t_student, t_ref; /* median ms, best of the rounds */
+    double gbps, copy_gbps;  /* the student's, and the copy yardstick's */
+    double points;
+    char detail[512];
+} speed_result;
+
+typedef struct {
+    const suite *s;
+    char submission[1024];
+    const char *backend;     /* "gpu" or "emu" */
+    char device[256];
+    int speed_graded;        /* 0 without a GPU */
+    char build_log[4096];    /* tail of the compiler output when the build failed */
+    int build_failed;
+    test_result tests[SUITE_MAX_CASES];
+    speed_result speed[SUITE_MAX_SPEED];
+    double group_points[SUITE_MAX_GROUPS];
+    int group_passed[SUITE_MAX_GROUPS], group_run[SUITE_MAX_GROUPS];
+    double total, max_total;
+    double seconds;
+} grade_run;
+
+/* Add up group and speed points into g->total / g->max_total. */
+void tally(grade_run *g);
+
+/* The table a student reads. */
+void print_report(const grade_run *g, FILE *f);
+/* Gradescope's results.json. */
+int write_results_json(const grade_run *g, const char *path);
+
+#endif /* GRADE_H */

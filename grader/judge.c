@@ -1,0 +1,170 @@
+/*
+ * judge.c - from exit status to verdict.  Order matters: how the process
+ * ended first (timeout, crash, CUDA error, emulator diagnostic), then
+ * whether it left a well-formed result, then the values themselves.
+ */
+#include "judge.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cuda_exit.h"
+#include "json.h"
+#include "prng.h"
+#include "run.h"
+
+/* Read a whole small file (the JSON result) into buf; -1 if absent/too big. */
+static int slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t got = fread(buf, 1, size - 1, f);
+    int more = fgetc(f) != EOF;
+    fclose(f);
+    buf[got] = '\0';
+    return more ? -1 : 0;
+}
+
+/* The last meaningful lines of the run's log, on one line. */
+static void log_excerpt(const char *log, char *out, size_t len)
+{
+    char tail[600];
+    read_tail(log, tail, sizeof tail);
+    size_t o = 0;
+    for (char *p = tail; *p && o + 4 < len; p++)
+        out[o++] = *p == '\n' ? ' ' : *p;
+    while (o > 0 && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+}
+
+/* Judge the raw output file against the reference. */
+static void judge_output(const suite_case *c, const char *bin_path, test_result *t)
+{
+    size_t out_len = out_len_for(c->kind, c->n), words = out_len + GUARD_ELEMS;
+    FILE *f = fopen(bin_path, "rb");
+    if (!f) {
+        t->verdict = V_NO_RESULT;
+        snprintf(t->detail, sizeof t->detail, "the run wrote no output file");
+        return;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    int copies = size == (long)(words * 4) ? 1 : size == (long)(2 * words * 4) ? 2 : 0;
+    uint32_t *got = copies ? (uint32_t *)malloc((size_t)size) : NULL;
+    void *in = malloc((c->n ? c->n : 1) * 4);
+    if (!copies || !got || !in || fread(got, 4, words * copies, f) != words * copies) {
+        fclose(f);
+        free(got);
+        free(in);
+        t->verdict = V_NO_RESULT;
+        snprintf(t->detail, sizeof t->detail, "output file has %ld bytes, expected %zu", size,
+                 words * 4);
+        return;
+    }
+    fclose(f);
+    gen_input(in, c->n, c->dtype, c->dist, c->seed);
+    check_spec spec = {c->kind, c->dtype, c->op, c->exclusive, c->section, c->n,
+                       tol_depth(c->tol, c->n)};
+    check_result r;
+    long guard = -1;
+    check_output(&spec, in, got, &r);
+    for (int k = 0; k < copies && guard < 0; k++)
+        guard = first_changed_word(got + k * words + out_len, GUARD_ELEMS, GUARD_WORD);
+
+    if (guard >= 0) {
+        t->verdict = V_OUT_OF_BOUNDS;
+        snprintf(t->detail, sizeof t->detail,
+                 "wrote past the end of `out` (out has %zu elements; out[%zu] was changed)",
+                 out_len, out_len + (size_t)guard);
+    } else if (!r.ok) {
+        t->verdict = r.unwritten ? V_UNWRITTEN : V_WRONG;
+        snprintf(t->detail, sizeof t->detail, "%s%s", r.detail,
+                 r.unwritten ? " [unwritten = never stored by the kernel]" : "");
+    } else if (copies == 2) {
+        check_result again;
+        check_output(&spec, in, got + words, &again);
+        if (!again.ok) {
+            t->verdict = V_RACE;
+            snprintf(t->detail, sizeof t->detail,
+                     "first run correct, a repeated run wrong (state not reset between "
+                     "launches, or a race): %s", again.detail);
+        }
+    }
+    free(got);
+    free(in);
+}
+
+void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
+{
+    char prefix[1200], log[1300], json_path[1300], bin_path[1300], text[8192];
+    char n[32], seed[32], reps[16], warmup[16], timeout[32];
+    snprintf(prefix, sizeof prefix, "%s/case", plan->work);
+    snprintf(log, sizeof log, "%s.log", prefix);
+    snprintf(json_path, sizeof json_path, "%s.json", prefix);
+    snprintf(bin_path, sizeof bin_path, "%s.bin", prefix);
+    remove(json_path);
+    remove(bin_path);
+    snprintf(n, sizeof n, "%zu", c->n);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)c->seed);
+    snprintf(reps, sizeof reps, "%d", plan->reps);
+    snprintf(warmup, sizeof warmup, "%d", plan->warmup);
+    snprintf(timeout, sizeof timeout, "%g", plan->timeout_s);
+
+    char *argv[32];
+    int a = 0;
+    argv[a++] = (char *)plan->binary;
+    argv[a++] = "--variant"; argv[a++] = (char *)c->variant;
+    argv[a++] = "--size"; argv[a++] = n;
+    argv[a++] = "--seed"; argv[a++] = seed;
+    argv[a++] = "--dtype"; argv[a++] = (char *)dtype_name(c->dtype);
+    argv[a++] = "--op"; argv[a++] = (char *)op_name(c->op);
+    argv[a++] = "--dist"; argv[a++] = (char *)dist_name(c->dist);
+    if (c->exclusive) argv[a++] = "--exclusive";
+    argv[a++] = "--reps"; argv[a++] = reps;
+    argv[a++] = "--warmup"; argv[a++] = warmup;
+    argv[a++] = "--timeout"; argv[a++] = timeout;
+    argv[a++] = "--out"; argv[a++] = prefix;
+    argv[a++] = "--quiet";
+    argv[a] = NULL;
+
+    run_status st;
+    char how[128], excerpt[700];
+    memset(t, 0, sizeof *t);
+    t->ms = t->gbps = t->copy_gbps = NAN;
+    run_command(argv, log, plan->timeout_s + 10.0, &st);
+    describe_status(&st, how, sizeof how);
+    log_excerpt(log, excerpt, sizeof excerpt);
+
+    if (st.timed_out || (st.exited && st.code == EXIT_TIMEOUT)) {
+        t->verdict = V_TIMEOUT;
+        snprintf(t->detail, sizeof t->detail, "no result within %.0f s (%s): %s",
+                 plan->timeout_s, how, excerpt);
+    } else if (st.signaled) {
+        t->verdict = V_CRASH;
+        snprintf(t->detail, sizeof t->detail, "%s: %s", how, excerpt);
+    } else if (st.exited && st.code == EMU_DIAGNOSTIC_EXIT) {
+        t->verdict = V_EMU_ERROR;
+        snprintf(t->detail, sizeof t->detail, "emulator: %s", excerpt);
+    } else if (st.exited && st.code == EXIT_CUDA_ERROR) {
+        t->verdict = V_CUDA_ERROR;
+        snprintf(t->detail, sizeof t->detail, "%s", excerpt);
+    } else if (!st.exited || (st.code != 0 && st.code != EXIT_SELF_CHECK_FAILED)) {
+        t->verdict = V_NO_RESULT;
+        snprintf(t->detail, sizeof t->detail, "%s: %s", how, excerpt);
+    } else if (slurp(json_path, text, sizeof text) != 0) {
+        t->verdict = V_NO_RESULT;
+        snprintf(t->detail, sizeof t->detail, "no readable result file (%s)", how);
+    } else {
+        json_get_number(text, "median_ms", &t->ms);
+        json_get_number(text, "gbps", &t->gbps);
+        json_get_number(text, "copy_gbps", &t->copy_gbps);
+        t->verdict = V_PASS;
+        judge_output(c, bin_path, t);
+    }
+}

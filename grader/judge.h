@@ -1,0 +1,25 @@
+/*
+ * judge.h - one run of a lab binary, judged in the grader's own process:
+ * the input is regenerated from the seed, the reference computed here, and
+ * the raw output read back from the file the binary wrote.  Nothing the
+ * binary prints about itself is believed.
+ */
+#ifndef JUDGE_H
+#define JUDGE_H
+
+#include "grade.h"
+
+/* Exit code of the CPU emulator's diagnostics (common/emu/README.md). */
+#define EMU_DIAGNOSTIC_EXIT 86
+
+typedef struct {
+    const char *binary;  /* lab binary to run */
+    const char *work;    /* scratch folder for its output files */
+    int reps, warmup;    /* passed through: reps >= 1 also repeats the run */
+    double timeout_s;    /* the binary's own watchdog; the grader kills 10 s later */
+} run_plan;
+
+/* Run case c as planned and fill t (verdict, detail, time). */
+void judge_case(const run_plan *plan, const suite_case *c, test_result *t);
+
+#endif /* JUDGE_H */

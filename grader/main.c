@@ -1,0 +1,412 @@
+/*
+ * main.c - `./grade labN`: build the submission and (for speed) the
+ * reference, run every test of the lab's suite, judge each here, print
+ * the table and optionally write Gradescope's results.json.
+ *
+ * Exit status: 0 when grading ran (whatever the score), 2 for a usage
+ * error, 3 when the grader itself could not work (no suite, reference
+ * solution does not build, no scratch space).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "judge.h"
+#include "json.h"
+#include "run.h"
+
+enum { GRADE_OK = 0, GRADE_USAGE = 2, GRADE_FAILURE = 3 };
+
+typedef struct {
+    const char *lab;
+    const char *submissions[16];
+    int nsubmissions;
+    const char *json;
+    int emu;        /* force the emulator */
+    int no_speed;
+    int keep;       /* keep the scratch folder */
+    double timeout; /* per run; 0 = backend default */
+} grade_opts;
+
+static const char *top;
+static char work[512];
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ./grade labN [options]\n"
+            "Builds your copy of lab N (labs/labN-*/), runs the lab's test suite\n"
+            "(grader/suites/labN.suite), and prints a score table.\n"
+            "  --submission PATH  grade the lab files at PATH (a folder, or the files\n"
+            "                     themselves; may be repeated) instead of labs/labN-*/\n"
+            "  --json FILE        also write Gradescope's results.json to FILE\n"
+            "  --emu              use the CPU emulator even when a GPU is present\n"
+            "  --no-speed         skip the speed tests\n"
+            "  --timeout SEC      limit per run (default 30 on a GPU, 120 emulated)\n"
+            "  --keep             keep the scratch folder (its path is printed)\n"
+            "  -h, --help         this text\n");
+}
+
+static int parse_args(int argc, char **argv, grade_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(GRADE_OK);
+        } else if (!strcmp(a, "--submission") && i + 1 < argc) {
+            if (o->nsubmissions == 16) return fprintf(stderr, "too many --submission\n"), -1;
+            o->submissions[o->nsubmissions++] = argv[++i];
+        } else if (!strcmp(a, "--json") && i + 1 < argc) {
+            o->json = argv[++i];
+        } else if (!strcmp(a, "--timeout") && i + 1 < argc) {
+            char *end;
+            o->timeout = strtod(argv[++i], &end);
+            if (*end || !(o->timeout > 0 && o->timeout <= 3600))
+                return fprintf(stderr, "grade: bad --timeout '%s'\n", argv[i]), -1;
+        } else if (!strcmp(a, "--emu")) {
+            o->emu = 1;
+        } else if (!strcmp(a, "--no-speed")) {
+            o->no_speed = 1;
+        } else if (!strcmp(a, "--keep")) {
+            o->keep = 1;
+        } else if (a[0] != '-' && !o->lab) {
+            o->lab = a;
+        } else {
+            return fprintf(stderr, "grade: unknown or incomplete option '%s'\n", a), -1;
+        }
+    }
+    if (!o->lab)
+        return fprintf(stderr, "grade: which lab? e.g. ./grade lab1\n"), -1;
+    if (strncmp(o->lab, "lab", 3) != 0 || strlen(o->lab) > 8 || strchr(o->lab, '/'))
+        return fprintf(stderr, "grade: '%s' is not a lab name (lab1, lab2, ...)\n", o->lab), -1;
+    return 0;
+}
+
+/* Copy a file byte for byte; 0 on success. */
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    char buf[65536];
+    size_t got;
+    int rc = 0;
+    if (!in || !out)
+        rc = -1;
+    while (rc == 0 && (got = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, got, out) != got)
+            rc = -1;
+    if (in) fclose(in);
+    if (out && fclose(out)) rc = -1;
+    return rc;
+}
+
+/* nftw state: looking for one file name below a submission folder. */
+static const char *wanted;
+static char found[4096];
+
+static int find_cb(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    if (type == FTW_F && ftw->level <= 4 && strcmp(path + ftw->base, wanted) == 0) {
+        snprintf(found, sizeof found, "%s", path);
+        return 1;
+    }
+    return 0;
+}
+
+/*
+ * Gather the suite's files from the submission paths into work/src.  Only
+ * those files are taken: the harness, Makefile and grader always come from
+ * this tree.  Returns the number of files missing (explained in msg).
+ */
+static int collect_submission(const suite *s, const grade_opts *o, char *msg, size_t len)
+{
+    char src[600], dst[800], defdir[1024];
+    const char *paths[16];
+    int npaths = o->nsubmissions, missing = 0;
+    snprintf(src, sizeof src, "%s/src", work);
+    mkdir(src, 0755);
+    snprintf(defdir, sizeof defdir, "%s/labs/%s", top, s->dir);
+    if (npaths == 0)
+        paths[npaths++] = defdir;
+    else
+        memcpy(paths, o->submissions, sizeof(char *) * (size_t)npaths);
+    msg[0] = '\0';
+    for (int f = 0; f < s->nfiles; f++) {
+        found[0] = '\0';
+        for (int p = 0; p < npaths && !found[0]; p++) {
+            struct stat st;
+            const char *base = strrchr(paths[p], '/') ? strrchr(paths[p], '/') + 1 : paths[p];
+            if (stat(paths[p], &st) != 0)
+                continue;
+            if (S_ISDIR(st.st_mode)) {
+                wanted = s->files[f];
+                nftw(paths[p], find_cb, 16, FTW_PHYS);
+            } else if (strcmp(base, s->files[f]) == 0) {
+                snprintf(found, sizeof found, "%s", paths[p]);
+            }
+        }
+        snprintf(dst, sizeof dst, "%s/%s", src, s->files[f]);
+        if (!found[0] || copy_file(found, dst) != 0) {
+            size_t used = strlen(msg);
+            snprintf(msg + used, len - used, "%sthe submission has no %s", used ? "; " : "",
+                     s->files[f]);
+            missing++;
+        }
+    }
+    return missing;
+}
+
+/* make -C top bin SRC_DIR=dir BIN=bin, with a limit; 0 when it built. */
+static int build(const char *src_dir, const char *bin, const char *log, int emu, double limit)
+{
+    char a_src[700], a_bin[700];
+    snprintf(a_src, sizeof a_src, "SRC_DIR=%s", src_dir);
+    snprintf(a_bin, sizeof a_bin, "BIN=%s", bin);
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "bin", a_src,
+                    a_bin, emu ? "EMU=1" : NULL, NULL};
+    run_status st;
+    run_command(argv, log, limit, &st);
+    return st.exited && st.code == 0 ? 0 : -1;
+}
+
+/* Ask the Makefile which backend it picks (gpu or emu) and whether that
+ * backend can build at all; NULL (with the reason in why) when it cannot. */
+static const char *query_backend(int emu, char *why, size_t len)
+{
+    static char answer[64];
+    char log[600];
+    run_status st;
+    snprintf(log, sizeof log, "%s/backend.txt", work);
+    char *check[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "backend-check",
+                     emu ? "EMU=1" : NULL, NULL};
+    run_command(check, log, 60, &st);
+    if (!st.exited || st.code != 0) {
+        read_tail(log, why, len);
+        return NULL;
+    }
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "print-backend",
+                    emu ? "EMU=1" : NULL, NULL};
+    run_command(argv, log, 60, &st);
+    read_tail(log, answer, sizeof answer);
+    answer[strcspn(answer, "\n")] = '\0';
+    return strcmp(answer, "gpu") == 0 ? "gpu" : "emu";
+}
+
+static void read_device(grade_run *g)
+{
+    char path[600], text[8192];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/case.json", work);
+    if (g->device[0] || !(f = fopen(path, "rb")))
+        return;
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    fclose(f);
+    json_get_string(text, "device", g->device, sizeof g->device);
+}
+
+/* Best (lowest) median of two alternating rounds, student and reference. */
+static void run_speed(grade_run *g, int k, const char *student, const char *ref, double timeout)
+{
+    const suite *s = g->s;
+    const suite_speed *sp = &s->speed[k];
+    speed_result *r = &g->speed[k];
+    suite_case c;
+    memset(&c, 0, sizeof c);
+    c.group = sp->group;
+    snprintf(c.variant, sizeof c.variant, "%s", sp->variant);
+    c.kind = sp->kind;
+    c.section = sp->section;
+    c.op = sp->op;
+    c.dtype = sp->dtype;
+    c.dist = DIST_SMALL;
+    c.n = sp->n;
+    c.seed = 7;
+    c.exclusive = sp->exclusive;
+    snprintf(c.tol, sizeof c.tol, "n");
+
+    memset(r, 0, sizeof *r);
+    r->t_student = r->t_ref = INFINITY;
+    if (g->group_passed[sp->group] < g->group_run[sp->group] || g->group_run[sp->group] == 0) {
+        r->verdict = V_SKIPPED;
+        snprintf(r->detail, sizeof r->detail, "not timed: group '%s' must pass first",
+                 s->groups[sp->group].id);
+        return;
+    }
+    for (int round = 0; round < 2; round++) {
+        test_result t;
+        run_plan mine = {student, work, 50, 5, timeout};
+        run_plan theirs = {ref, work, 50, 5, timeout};
+        judge_case(&mine, &c, &t);
+        if (t.verdict != V_PASS) {
+            r->verdict = t.verdict;
+            snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
+                     verdict_name(t.verdict), t.detail);
+            return;
+        }
+        if (t.ms < r->t_student) {
+            r->t_student = t.ms;
+            r->gbps = t.gbps;
+            r->copy_gbps = t.copy_gbps;
+        }
+        judge_case(&theirs, &c, &t);
+        if (t.verdict != V_PASS) {
+            r->verdict = V_SKIPPED;
+            snprintf(r->detail, sizeof r->detail, "the reference failed its speed run (%s): "
+                     "tell your instructor", verdict_name(t.verdict));
+            return;
+        }
+        if (t.ms < r->t_ref)
+            r->t_ref = t.ms;
+    }
+    r->verdict = V_PASS;
+    r->points = sp->points * speed_fraction(r->t_student / r->t_ref);
+}
+
+static void remove_tree(const char *path)
+{
+    char *argv[] = {"rm", "-rf", (char *)path, NULL};
+    run_status st;
+    run_command(argv, "/dev/null", 60, &st);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    grade_opts o;
+    static suite s;
+    static grade_run g;
+    char path[1200], err[400], student[700], ref[700], log[700];
+    double start = now_s();
+
+    if (parse_args(argc, argv, &o)) {
+        usage(stderr);
+        return GRADE_USAGE;
+    }
+    top = getenv("KIT_TOP") ? getenv("KIT_TOP") : ".";
+    snprintf(path, sizeof path, "%s/grader/suites/%s.suite", top, o.lab);
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "grade: no test suite for %s (%s)\n", o.lab, path);
+        return GRADE_USAGE;
+    }
+    if (suite_load(path, &s, err, sizeof err)) {
+        fprintf(stderr, "grade: %s\n", err);
+        return GRADE_FAILURE;
+    }
+    snprintf(work, sizeof work, "%s/grade.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(work)) {
+        fprintf(stderr, "grade: cannot make a scratch folder: %s\n", strerror(errno));
+        return GRADE_FAILURE;
+    }
+
+    memset(&g, 0, sizeof g);
+    g.s = &s;
+    g.backend = query_backend(o.emu, err, sizeof err);
+    if (!g.backend) {
+        fprintf(stderr, "grade: cannot build labs on this machine:\n%s", err);
+        remove_tree(work);
+        return GRADE_FAILURE;
+    }
+    g.speed_graded = strcmp(g.backend, "gpu") == 0 && !o.no_speed;
+    double timeout = o.timeout > 0 ? o.timeout : strcmp(g.backend, "gpu") == 0 ? 30 : 120;
+    if (o.nsubmissions == 0)
+        snprintf(g.submission, sizeof g.submission, "labs/%s/", s.dir);
+    else
+        for (int i = 0; i < o.nsubmissions; i++) {
+            size_t used = strlen(g.submission);
+            snprintf(g.submission + used, sizeof g.submission - used, "%s%s", i ? " " : "",
+                     o.submissions[i]);
+        }
+
+    /* Build the submission; a build failure is a score of 0, not an error. */
+    printf("grade: building %s for the %s...\n", g.submission,
+           strcmp(g.backend, "gpu") == 0 ? "GPU" : "CPU emulator");
+    snprintf(student, sizeof student, "%s/student", work);
+    snprintf(log, sizeof log, "%s/build.log", work);
+    if (collect_submission(&s, &o, g.build_log, sizeof g.build_log)) {
+        g.build_failed = 1;
+    } else {
+        char src[600];
+        snprintf(src, sizeof src, "%s/src", work);
+        if (build(src, student, log, o.emu, 600)) {
+            g.build_failed = 1;
+            read_tail(log, g.build_log, sizeof g.build_log);
+        }
+    }
+
+    if (g.speed_graded && s.nspeed > 0 && !g.build_failed) {
+        char refsrc[1200];
+        snprintf(refsrc, sizeof refsrc, "%s/solutions/%s", top, s.dir);
+        snprintf(ref, sizeof ref, "%s/reference", work);
+        snprintf(log, sizeof log, "%s/build-ref.log", work);
+        if (build(refsrc, ref, log, o.emu, 600)) {
+            read_tail(log, err, sizeof err);
+            fprintf(stderr, "grade: the reference solution did not build:\n%s\n", err);
+            if (!o.keep) remove_tree(work);
+            return GRADE_FAILURE;
+        }
+    }
+
+    /* Correctness: every case, each run twice (a second launch must give the
+     * same answer: state reset, no race). */
+    int is_emu = strcmp(g.backend, "emu") == 0;
+    for (int c = 0; c < s.ncases; c++) {
+        test_result *t = &g.tests[c];
+        if (g.build_failed) {
+            t->verdict = V_BUILD_FAILED;
+            t->ms = NAN;
+            continue;
+        }
+        if (is_emu && s.cases[c].emu_skip) {
+            t->verdict = V_SKIPPED;
+            t->ms = NAN;
+            snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
+            continue;
+        }
+        run_plan plan = {student, work, 1, 0, timeout};
+        judge_case(&plan, &s.cases[c], t);
+        read_device(&g);
+        fprintf(stderr, "\rgrade: test %d/%d", c + 1, s.ncases);
+    }
+    fprintf(stderr, "\r%40s\r", "");
+    tally(&g);
+
+    for (int k = 0; k < s.nspeed; k++) {
+        if (!g.speed_graded || g.build_failed) {
+            g.speed[k].verdict = V_SKIPPED;
+            snprintf(g.speed[k].detail, sizeof g.speed[k].detail, "%s",
+                     g.build_failed ? "not timed: build failed"
+                     : o.no_speed   ? "not timed (--no-speed)"
+                                    : "speed not graded: no GPU (CPU emulator)");
+            continue;
+        }
+        run_speed(&g, k, student, ref, timeout);
+    }
+    tally(&g);
+    g.seconds = now_s() - start;
+
+    print_report(&g, stdout);
+    if (o.json && write_results_json(&g, o.json) != 0)
+        fprintf(stderr, "grade: could not write %s: %s\n", o.json, strerror(errno));
+    if (o.keep)
+        printf("scratch folder kept: %s\n", work);
+    else
+        remove_tree(work);
+    return GRADE_OK;
+}

@@ -1,0 +1,160 @@
+/*
+ * report.c - the grader's two outputs: a table a student understands at a
+ * glance (test, verdict, time, what went wrong), and Gradescope's
+ * results.json (one entry per group and per speed test).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grade.h"
+#include "json.h"
+
+void tally(grade_run *g)
+{
+    const suite *s = g->s;
+    g->total = g->max_total = 0;
+    for (int i = 0; i < s->ngroups; i++) {
+        g->group_passed[i] = g->group_run[i] = 0;
+        for (int c = 0; c < s->ncases; c++) {
+            if (s->cases[c].group != i || g->tests[c].verdict == V_SKIPPED)
+                continue;
+            g->group_run[i]++;
+            g->group_passed[i] += g->tests[c].verdict == V_PASS;
+        }
+        g->group_points[i] = group_score(s->groups[i].points, g->group_passed[i], g->group_run[i]);
+        g->total += g->group_points[i];
+        g->max_total += s->groups[i].points;
+    }
+    for (int k = 0; k < s->nspeed; k++) {
+        g->total += g->speed[k].points;
+        g->max_total += s->speed[k].points;
+    }
+}
+
+/* "int32 sum small n=33 seed=1" (or "hidden test" for hidden ones). */
+static void case_label(const suite_case *c, int index, char *buf, size_t len)
+{
+    if (c->visibility != VIS_VISIBLE) {
+        snprintf(buf, len, "hidden test #%d", index + 1);
+        return;
+    }
+    snprintf(buf, len, "%s %s%s %s %s n=%zu seed=%llu", c->variant, c->exclusive ? "excl " : "",
+             dtype_name(c->dtype), op_name(c->op), dist_name(c->dist), c->n,
+             (unsigned long long)c->seed);
+}
+
+void print_report(const grade_run *g, FILE *f)
+{
+    const suite *s = g->s;
+    fprintf(f, "\n%s (%s): grading %s\n", s->lab, s->dir, g->submission);
+    fprintf(f, "backend: %s%s%s\n", strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator",
+            g->device[0] ? ", " : "", g->device);
+    if (g->build_failed) {
+        fprintf(f, "\nBUILD FAILED: your code did not compile; every test scores 0.\n%s\n",
+                g->build_log);
+    }
+    for (int i = 0; i < s->ngroups; i++) {
+        const suite_group *gr = &s->groups[i];
+        int shown_fail = 0;
+        fprintf(f, "\n== %s  [%s]\n", gr->title, gr->id);
+        for (int c = 0; c < s->ncases; c++) {
+            const suite_case *k = &s->cases[c];
+            const test_result *t = &g->tests[c];
+            char label[160], ms[32] = "";
+            if (k->group != i || g->build_failed)
+                continue;
+            case_label(k, c, label, sizeof label);
+            if (isfinite(t->ms))
+                snprintf(ms, sizeof ms, "%9.3f ms", t->ms);
+            fprintf(f, "  %-13s %-52s %s\n", verdict_name(t->verdict), label, ms);
+            if (t->verdict != V_PASS && t->verdict != V_SKIPPED && t->detail[0] &&
+                k->visibility == VIS_VISIBLE && shown_fail++ < 4)
+                fprintf(f, "      %s\n", t->detail);
+        }
+        fprintf(f, "  -> %d/%d passed: %.1f / %.1f points", g->group_passed[i], g->group_run[i],
+                g->group_points[i], gr->points);
+        if (g->group_passed[i] < g->group_run[i] && gr->hint[0])
+            fprintf(f, "   (hint: %s)", gr->hint);
+        fputc('\n', f);
+    }
+    for (int k = 0; k < s->nspeed; k++) {
+        const suite_speed *sp = &s->speed[k];
+        const speed_result *r = &g->speed[k];
+        fprintf(f, "\n== Speed: %s %s %s%s n=%zu (group %s must pass)\n", sp->variant,
+                dtype_name(sp->dtype), op_name(sp->op), sp->exclusive ? " exclusive" : "", sp->n,
+                s->groups[sp->group].id);
+        if (r->verdict == V_PASS)
+            fprintf(f, "  yours %.4f ms, reference %.4f ms: %.2fx the reference's time; "
+                       "%.1f GB/s = %.2f of a device copy (%.1f GB/s)\n",
+                    r->t_student, r->t_ref, r->t_student / r->t_ref, r->gbps,
+                    r->gbps / r->copy_gbps, r->copy_gbps);
+        if (r->detail[0])
+            fprintf(f, "  %s\n", r->detail);
+        fprintf(f, "  -> %.1f / %.1f points\n", r->points, sp->points);
+    }
+    fprintf(f, "\nTOTAL %.1f / %.1f%s   (%.0f s)\n", g->total, g->max_total,
+            g->speed_graded ? "" : "   (speed not graded: no GPU)", g->seconds);
+}
+
+static const char *vis_name(visibility_t v)
+{
+    return v == VIS_HIDDEN ? "hidden" : v == VIS_AFTER_DUE ? "after_due_date" : "visible";
+}
+
+int write_results_json(const grade_run *g, const char *path)
+{
+    const suite *s = g->s;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    json_writer w;
+    char out[2048];
+    jw_init(&w, f);
+    jw_object(&w, NULL);
+    jw_number(&w, "score", g->total);
+    jw_number(&w, "execution_time", g->seconds);
+    if (g->build_failed)
+        jw_string(&w, "output", g->build_log);
+    jw_array(&w, "tests");
+    for (int i = 0; i < s->ngroups; i++) {
+        size_t used = (size_t)snprintf(out, sizeof out, "%d/%d tests passed.",
+                                       g->group_passed[i], g->group_run[i]);
+        for (int c = 0; c < s->ncases && used < sizeof out - 200; c++) {
+            const test_result *t = &g->tests[c];
+            if (s->cases[c].group != i || t->verdict == V_PASS || t->verdict == V_SKIPPED)
+                continue;
+            char label[160];
+            case_label(&s->cases[c], c, label, sizeof label);
+            used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s", label,
+                                     verdict_name(t->verdict),
+                                     s->cases[c].visibility == VIS_VISIBLE ? ": " : "",
+                                     s->cases[c].visibility == VIS_VISIBLE ? t->detail : "");
+        }
+        jw_object(&w, NULL);
+        jw_string(&w, "name", s->groups[i].title);
+        jw_number(&w, "score", g->group_points[i]);
+        jw_number(&w, "max_score", s->groups[i].points);
+        jw_string(&w, "visibility", vis_name(s->groups[i].visibility));
+        jw_string(&w, "output", out);
+        jw_end(&w, '}');
+    }
+    for (int k = 0; k < s->nspeed; k++) {
+        const speed_result *r = &g->speed[k];
+        snprintf(out, sizeof out, "%s", r->detail);
+        if (r->verdict == V_PASS)
+            snprintf(out, sizeof out, "yours %.4f ms, reference %.4f ms (%.2fx)", r->t_student,
+                     r->t_ref, r->t_student / r->t_ref);
+        jw_object(&w, NULL);
+        char name[128];
+        snprintf(name, sizeof name, "Speed: %s n=%zu", s->speed[k].variant, s->speed[k].n);
+        jw_string(&w, "name", name);
+        jw_number(&w, "score", r->points);
+        jw_number(&w, "max_score", s->speed[k].points);
+        jw_string(&w, "output", out);
+        jw_end(&w, '}');
+    }
+    jw_end(&w, ']');
+    jw_end(&w, '}');
+    return fclose(f);
+}

@@ -1,0 +1,117 @@
+/*
+ * run.c - fork/exec with a deadline.  The child gets a new process group so
+ * that everything it starts (make -> nvcc -> cicc, or a binary that forks)
+ * is killed together when the time is up.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int run_command(char *const argv[], const char *log_path, double timeout_s, run_status *st)
+{
+    memset(st, 0, sizeof *st);
+    double start = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        st->exited = 1;
+        st->code = 127;
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) {
+            dup2(devnull, STDIN_FILENO);
+            close(devnull);
+        }
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid); /* also here: no race with the child's own call */
+
+    int status = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR) {
+            st->exited = 1;
+            st->code = 127;
+            return -1;
+        }
+        if (now_s() - start > timeout_s) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            st->timed_out = 1;
+            break;
+        }
+        struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    kill(-pid, SIGKILL); /* leftovers of the group (a forked child) */
+    st->seconds = now_s() - start;
+    if (!st->timed_out) {
+        if (WIFEXITED(status)) {
+            st->exited = 1;
+            st->code = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+            st->signaled = 1;
+            st->sig = WTERMSIG(status);
+        }
+    }
+    return 0;
+}
+
+void read_tail(const char *path, char *buf, size_t max)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f || max < 2)
+        return;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    long from = size > (long)(max - 1) ? size - (long)(max - 1) : 0;
+    fseek(f, from, SEEK_SET);
+    size_t got = fread(buf, 1, max - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    /* Binary junk would garble the table: replace control bytes. */
+    for (size_t i = 0; i < got; i++)
+        if ((unsigned char)buf[i] < 0x20 && buf[i] != '\n' && buf[i] != '\t')
+            buf[i] = '?';
+}
+
+void describe_status(const run_status *st, char *buf, size_t len)
+{
+    if (st->timed_out)
+        snprintf(buf, len, "killed after %.0f s (time limit)", st->seconds);
+    else if (st->signaled)
+        snprintf(buf, len, "killed by signal %d (%s)", st->sig, strsignal(st->sig));
+    else
+        snprintf(buf, len, "exit status %d", st->code);
+}

@@ -1,0 +1,33 @@
+/*
+ * run.h - running a build or a lab binary as a child process: its own
+ * process group, output to a log file, and a wall-clock limit after which
+ * the whole group is killed.  Nothing the child does can hang the grader.
+ */
+#ifndef RUN_H
+#define RUN_H
+
+#include <stddef.h>
+
+typedef struct {
+    int exited;     /* exited normally; code holds the exit status */
+    int code;
+    int signaled;   /* killed by signal sig (and not by our timeout) */
+    int sig;
+    int timed_out;  /* we killed it at the limit */
+    double seconds; /* wall-clock time */
+} run_status;
+
+/*
+ * Run argv[0] (searched in PATH) with stdout and stderr going to log_path.
+ * Returns 0 when the child was started (its fate is in *st), -1 when it
+ * could not be (fork or exec failed; *st then says exited with code 127).
+ */
+int run_command(char *const argv[], const char *log_path, double timeout_s, run_status *st);
+
+/* Last `max` bytes of a file (NUL-terminated), for showing a log's end. */
+void read_tail(const char *path, char *buf, size_t max);
+
+/* One line describing how a run ended ("exit 3", "killed by SIGSEGV", ...). */
+void describe_status(const run_status *st, char *buf, size_t len);
+
+#endif /* RUN_H */

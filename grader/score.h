@@ -1,0 +1,36 @@
+/*
+ * score.h - verdicts and points.  Correctness first: each group's points
+ * are shared equally by its tests.  Speed second, CS149 style, and only for
+ * a group that passed completely: full credit within 1.2x of the reference
+ * timed in the same run, 1.2 * t_ref / t below that, nothing past 10x.
+ */
+#ifndef SCORE_H
+#define SCORE_H
+
+#include "suite.h"
+
+typedef enum {
+    V_PASS,
+    V_WRONG,         /* output differs from the reference */
+    V_UNWRITTEN,     /* output differs, and still holds the poison pattern */
+    V_OUT_OF_BOUNDS, /* wrote into the guard band */
+    V_RACE,          /* result changed between repeated runs */
+    V_TIMEOUT,
+    V_CRASH,         /* killed by a signal */
+    V_CUDA_ERROR,    /* a CUDA call or kernel failed */
+    V_EMU_ERROR,     /* the CPU emulator stopped it (bounds, barrier, deadlock) */
+    V_NO_RESULT,     /* exited without a readable result */
+    V_BUILD_FAILED,
+    V_SKIPPED,       /* not run here (too large for the emulator; speed without a GPU) */
+    V_COUNT
+} verdict_t;
+
+const char *verdict_name(verdict_t v);
+
+/* Fraction of the speed points for t_student / t_ref = ratio. */
+double speed_fraction(double ratio);
+
+/* Points of a group: points * passed / run (skipped tests do not count). */
+double group_score(double points, int passed, int run);
+
+#endif /* SCORE_H */

@@ -1,0 +1,75 @@
+/*
+ * suite.h - a lab's test description (grader/suites/labN.suite): which
+ * files a submission consists of, the groups of tests with their points,
+ * and the speed tests.  Instructors add (hidden) cases by editing the file;
+ * no code changes.  The format is documented at the top of each suite.
+ */
+#ifndef SUITE_H
+#define SUITE_H
+
+#include "kit.h"
+
+#define SUITE_MAX_GROUPS 16
+#define SUITE_MAX_CASES 512
+#define SUITE_MAX_SPEED 8
+#define SUITE_TEXT 160
+
+typedef enum { VIS_VISIBLE = 0, VIS_HIDDEN = 1, VIS_AFTER_DUE = 2 } visibility_t;
+
+typedef struct {
+    char id[32];
+    char title[SUITE_TEXT];
+    char hint[SUITE_TEXT];  /* which TODOs the group exercises */
+    double points;
+    visibility_t visibility;
+} suite_group;
+
+/* One test: one run of the lab binary. */
+typedef struct {
+    int group;              /* index into groups */
+    char variant[32];
+    kind_t kind;            /* what the variant computes: the grader's own word */
+    size_t section;         /* section scans: elements per section */
+    op_t op;
+    dtype_t dtype;
+    dist_t dist;
+    size_t n;
+    uint64_t seed;
+    int exclusive;
+    char tol[32];           /* float association depth spec (check.h) */
+    int emu_skip;           /* too large for the emulator: run only on a GPU */
+    visibility_t visibility;
+} suite_case;
+
+/* A speed test: student vs reference at one size, only when the group passed. */
+typedef struct {
+    int group;
+    char variant[32];
+    kind_t kind;
+    size_t section;
+    op_t op;
+    dtype_t dtype;
+    int exclusive;
+    size_t n;
+    double points;
+} suite_speed;
+
+typedef struct {
+    char lab[16];           /* "lab1" */
+    char dir[64];           /* "lab1-reduce-naive" */
+    char files[8][64];      /* the files a submission provides */
+    int nfiles;
+    suite_group groups[SUITE_MAX_GROUPS];
+    int ngroups;
+    suite_case cases[SUITE_MAX_CASES];
+    int ncases;
+    suite_speed speed[SUITE_MAX_SPEED];
+    int nspeed;
+} suite;
+
+/* Parse a suite from text; on error return -1 with "line N: what" in err. */
+int suite_parse(const char *text, suite *s, char *err, size_t errlen);
+/* Read and parse a file. */
+int suite_load(const char *path, suite *s, char *err, size_t errlen);
+
+#endif /* SUITE_H */
