@@ -32,8 +32,8 @@ for tool in memcheck racecheck synccheck; do
         for v in $($lab --list | awk '/^  /{print $1}'); do
             n=65536; [ "$v" = single-block ] && n=1000
             echo "--- $tool $lab $v n=$n"
-            compute-sanitizer --tool $tool --error-exitcode 9 $lab --variant $v -n $n -r 1 -w 0 -q 2>&1 | tail -4
-            echo "exit=$?"
+            compute-sanitizer --tool $tool --error-exitcode 9 $lab --variant $v -n $n -r 1 -w 0 -q >/tmp/san.log 2>&1
+            echo "exit=$?"; tail -3 /tmp/san.log
         done
     done
 done 2>&1 | tee "$OUT/sanitizer.txt"
