@@ -337,6 +337,7 @@ int main(int argc, char **argv)
     /* Build the submission; a build failure is a score of 0, not an error. */
     printf("grade: building %s for the %s...\n", g.submission,
            strcmp(g.backend, "gpu") == 0 ? "GPU" : "CPU emulator");
+    fflush(stdout);
     snprintf(student, sizeof student, "%s/student", work);
     snprintf(log, sizeof log, "%s/build.log", work);
     if (collect_submission(&s, &o, g.build_log, sizeof g.build_log)) {
@@ -366,6 +367,7 @@ int main(int argc, char **argv)
     /* Correctness: every case, each run twice (a second launch must give the
      * same answer: state reset, no race). */
     int is_emu = strcmp(g.backend, "emu") == 0;
+    int progress = isatty(STDERR_FILENO); /* a live counter, only on a terminal */
     for (int c = 0; c < s.ncases; c++) {
         test_result *t = &g.tests[c];
         if (g.build_failed) {
@@ -382,9 +384,11 @@ int main(int argc, char **argv)
         run_plan plan = {student, work, 1, 0, timeout};
         judge_case(&plan, &s.cases[c], t);
         read_device(&g);
-        fprintf(stderr, "\rgrade: test %d/%d", c + 1, s.ncases);
+        if (progress)
+            fprintf(stderr, "\rgrade: test %d/%d", c + 1, s.ncases);
     }
-    fprintf(stderr, "\r%40s\r", "");
+    if (progress)
+        fprintf(stderr, "\r%40s\r", "");
     tally(&g);
 
     for (int k = 0; k < s.nspeed; k++) {
