@@ -134,7 +134,11 @@ grader: $(BUILD)/grader
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-$(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS)
+$(BUILD)/tests/fake_lab: tests/fake_lab.c $(HOST_OBJS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(HOST_OBJS) -lm
+
+$(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS) | $(BUILD)/tests/fake_lab
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion -lm
 

@@ -1,0 +1,96 @@
+/*
+ * fake_lab.c - a stand-in for a lab binary, for testing the grader's
+ * judgement without a GPU.  It accepts the harness's command line, computes
+ * the right answer on the CPU and then misbehaves as FAKE_MODE says:
+ *   ok | wrong | unwritten | guard | flaky | hang | crash | cuda | emu |
+ *   liar (prints PASS, writes nothing) | short (truncated output file)
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli.h"
+#include "cuda_exit.h"
+#include "prng.h"
+#include "reference.h"
+
+/* The reduce/scan answer as 32-bit words (floats rounded from double). */
+static void answer(const cli_opts *o, kind_t kind, const void *in, uint32_t *out)
+{
+    size_t len = out_len_for(kind, o->n);
+    if (o->dtype == DT_INT32) {
+        if (kind == KIND_REDUCE)
+            out[0] = (uint32_t)ref_reduce_i32((const int32_t *)in, o->n, o->op);
+        else
+            ref_scan_i32((const int32_t *)in, o->n, o->op, o->exclusive, 0, (int32_t *)out);
+        return;
+    }
+    double *d = malloc((len ? len : 1) * sizeof *d);
+    if (kind == KIND_REDUCE)
+        d[0] = ref_reduce_f32((const float *)in, o->n, o->op, NULL);
+    else
+        ref_scan_f32((const float *)in, o->n, o->op, o->exclusive, 0, d);
+    for (size_t i = 0; i < len; i++) {
+        float f = (float)d[i];
+        memcpy(&out[i], &f, 4);
+    }
+    free(d);
+}
+
+int main(int argc, char **argv)
+{
+    cli_opts o;
+    char err[256];
+    const char *mode = getenv("FAKE_MODE") ? getenv("FAKE_MODE") : "ok";
+    kind_t kind = getenv("FAKE_KIND") && strcmp(getenv("FAKE_KIND"), "scan") == 0 ? KIND_SCAN
+                                                                                  : KIND_REDUCE;
+    cli_defaults(&o);
+    if (cli_parse(argc, argv, &o, err, sizeof err) != CLI_OK || !o.out) {
+        fprintf(stderr, "fake_lab: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(mode, "hang")) for (;;) pause();
+    if (!strcmp(mode, "crash")) raise(SIGSEGV);
+    if (!strcmp(mode, "cuda")) {
+        fprintf(stderr, "harness.cu:1: CUDA error cudaErrorIllegalAddress (an illegal memory access)\n");
+        return EXIT_CUDA_ERROR;
+    }
+    if (!strcmp(mode, "emu")) {
+        fprintf(stderr, "cuemu: out-of-bounds read in kernel k, block 3, thread 7\n");
+        return 86;
+    }
+    if (!strcmp(mode, "liar")) {
+        printf("self-check PASS\nTOTAL 100 / 100\n");
+        return 0;
+    }
+
+    size_t len = out_len_for(kind, o.n), words = len + GUARD_ELEMS;
+    void *in = malloc((o.n ? o.n : 1) * 4);
+    uint32_t *out = malloc(2 * words * 4);
+    gen_input(in, o.n, o.dtype, o.dist, o.seed);
+    answer(&o, kind, in, out);
+    fill_words(out + len, GUARD_ELEMS, GUARD_WORD);
+    memcpy(out + words, out, words * 4);
+    if (!strcmp(mode, "wrong")) out[len - 1] ^= 1;
+    if (!strcmp(mode, "unwritten")) out[0] = POISON_WORD;
+    if (!strcmp(mode, "guard")) out[len + 5] = 0;
+    if (!strcmp(mode, "flaky")) out[words + len - 1] ^= 1;
+    int copies = o.reps > 0 ? 2 : 1;
+
+    char path[4096];
+    snprintf(path, sizeof path, "%s.bin", o.out);
+    FILE *f = fopen(path, "wb");
+    fwrite(out, 4, !strcmp(mode, "short") ? words / 2 : words * copies, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s.json", o.out);
+    f = fopen(path, "w");
+    fprintf(f, "{\"status\": \"ok\", \"median_ms\": 0.5, \"gbps\": 100, \"copy_gbps\": 400, "
+               "\"device\": \"fake device\"}\n");
+    fclose(f);
+    free(in);
+    free(out);
+    return 0;
+}

@@ -1,0 +1,88 @@
+/* test_judge.c - verdicts from the grader's judge, against a fake lab
+ * binary (tests/fake_lab.c) that misbehaves on purpose. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "judge.h"
+
+static char work[] = "/tmp/test_judge.XXXXXX";
+
+static void setup(void) { cr_assert_not_null(mkdtemp(work)); }
+static void teardown(void)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", work);
+    cr_assert_eq(system(cmd), 0);
+}
+TestSuite(judge, .init = setup, .fini = teardown);
+
+static test_result judge(const char *mode, kind_t kind, dtype_t dtype, size_t n)
+{
+    suite_case c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.variant, sizeof c.variant, "v");
+    c.kind = kind;
+    c.dtype = dtype;
+    c.op = OP_SUM;
+    c.dist = DIST_SMALL;
+    c.n = n;
+    c.seed = 3;
+    snprintf(c.tol, sizeof c.tol, "log2n");
+    setenv("FAKE_MODE", mode, 1);
+    setenv("FAKE_KIND", kind == KIND_SCAN ? "scan" : "reduce", 1);
+    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 1, 0, 2.0};
+    test_result t;
+    judge_case(&plan, &c, &t);
+    return t;
+}
+
+Test(judge, correct_output_passes)
+{
+    cr_assert_eq(judge("ok", KIND_REDUCE, DT_INT32, 1000).verdict, V_PASS);
+    cr_assert_eq(judge("ok", KIND_SCAN, DT_FLOAT32, 1000).verdict, V_PASS);
+    cr_assert_eq(judge("ok", KIND_REDUCE, DT_INT32, 0).verdict, V_PASS);
+}
+
+Test(judge, wrong_values)
+{
+    test_result t = judge("wrong", KIND_SCAN, DT_INT32, 100);
+    cr_assert_eq(t.verdict, V_WRONG);
+    cr_assert(strstr(t.detail, "out[99]"), "%s", t.detail);
+}
+
+Test(judge, unwritten_guard_flaky)
+{
+    cr_assert_eq(judge("unwritten", KIND_SCAN, DT_INT32, 50).verdict, V_UNWRITTEN);
+    test_result t = judge("guard", KIND_REDUCE, DT_INT32, 50);
+    cr_assert_eq(t.verdict, V_OUT_OF_BOUNDS);
+    cr_assert(strstr(t.detail, "out[6]"), "%s", t.detail);
+    t = judge("flaky", KIND_SCAN, DT_INT32, 50);
+    cr_assert_eq(t.verdict, V_RACE);
+    cr_assert(strstr(t.detail, "repeated run"), "%s", t.detail);
+}
+
+Test(judge, process_failures)
+{
+    test_result t = judge("hang", KIND_REDUCE, DT_INT32, 10);
+    cr_assert_eq(t.verdict, V_TIMEOUT);
+    t = judge("crash", KIND_REDUCE, DT_INT32, 10);
+    cr_assert_eq(t.verdict, V_CRASH);
+    cr_assert(strstr(t.detail, "signal 11"), "%s", t.detail);
+    t = judge("cuda", KIND_REDUCE, DT_INT32, 10);
+    cr_assert_eq(t.verdict, V_CUDA_ERROR);
+    cr_assert(strstr(t.detail, "illegal memory access"), "%s", t.detail);
+    t = judge("emu", KIND_REDUCE, DT_INT32, 10);
+    cr_assert_eq(t.verdict, V_EMU_ERROR);
+    cr_assert(strstr(t.detail, "block 3, thread 7"), "%s", t.detail);
+}
+
+Test(judge, printed_claims_are_not_believed)
+{
+    test_result t = judge("liar", KIND_REDUCE, DT_INT32, 10);
+    cr_assert_eq(t.verdict, V_NO_RESULT);
+    t = judge("short", KIND_SCAN, DT_INT32, 100);
+    cr_assert_eq(t.verdict, V_NO_RESULT);
+    cr_assert(strstr(t.detail, "bytes"), "%s", t.detail);
+}
