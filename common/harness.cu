@@ -5,6 +5,7 @@
  * it saw for the grader.  Students never edit this file: their code is the
  * lab's .cu file, reached only through the LAB table (lab.h).
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "cub_baseline.h"
 #include "cuda_check.h"
 #include "json.h"
 #include "lab.h"
@@ -155,7 +157,8 @@ typedef struct {
     long guard_hit;      /* first changed guard word after out, or -1 */
     int input_intact;
     int repeat_identical;
-    timing kernel, copy;
+    timing kernel, copy, cub;
+    int have_cub;
     double bytes;
     char device[256];
 } report;
@@ -194,9 +197,11 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
     jw_number(&w, "median_ms", r->kernel.median_ms);
     jw_number(&w, "min_ms", r->kernel.min_ms);
     jw_number(&w, "copy_median_ms", r->copy.median_ms);
+    jw_number(&w, "cub_median_ms", r->have_cub ? r->cub.median_ms : NAN);
     jw_number(&w, "bytes", r->bytes);
     jw_number(&w, "gbps", stats_gbps(r->bytes, r->kernel.median_ms));
     jw_number(&w, "copy_gbps", stats_gbps(r->bytes, r->copy.median_ms));
+    jw_number(&w, "cub_gbps", r->have_cub ? stats_gbps(r->bytes, r->cub.median_ms) : NAN);
     jw_string(&w, "device", r->device);
 #ifdef __CUEMU__
     jw_bool(&w, "emulated", 1);
@@ -232,6 +237,10 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
                "device copy (%.1f GB/s) on %s\n",
                r->kernel.median_ms, r->kernel.min_ms, r->kernel.reps, gbps, gbps / copy, copy,
                r->device);
+        if (r->have_cub)
+            printf("  CUB does the same in %.4f ms (%.1f GB/s): yours takes %.2fx CUB's time\n",
+                   r->cub.median_ms, stats_gbps(r->bytes, r->cub.median_ms),
+                   r->kernel.median_ms / r->cub.median_ms);
 #ifdef __CUEMU__
         printf("  (CPU emulator: these are CPU times and say nothing about GPU speed)\n");
 #endif
@@ -330,6 +339,8 @@ int main(int argc, char **argv)
         r.repeat_identical = memcmp(copies[0], copies[1], out_len * 4) == 0;
         watch("timing the device copy");
         r.copy = time_copy((size_t)(r.bytes / 2), o.warmup, o.reps);
+        watch("timing CUB");
+        r.have_cub = time_cub(v->kind, &j.problem, o.warmup, o.reps, &r.cub) == 0;
     }
     alarm(0);
 

@@ -1,0 +1,79 @@
+/*
+ * cub_baseline.cu - cub::DeviceReduce / cub::DeviceScan on the harness's
+ * buffers.  Temporary storage is allocated once, outside the timed runs,
+ * as a tuned application would.
+ */
+#include "cub_baseline.h"
+
+#ifdef __CUEMU__
+
+int time_cub(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+{
+    (void)kind, (void)p, (void)warmup, (void)reps, (void)t;
+    return -1; /* the CPU emulator has no CUB: nothing to compare with */
+}
+
+#else
+
+#include <cub/cub.cuh>
+
+#include "cuda_check.h"
+#include "ops.cuh"
+
+/* CUB wants a binary functor; ours carry their identity too. */
+template <typename T, typename Op> struct CubOp {
+    __device__ __forceinline__ T operator()(const T &a, const T &b) const { return Op()(a, b); }
+};
+
+template <typename T, typename Op> struct cub_job {
+    kind_t kind;
+    const lab_problem *p;
+    void *temp;
+    size_t temp_bytes;
+
+    /* One CUB call; with temp == NULL it only sizes the temporary storage. */
+    void call()
+    {
+        const T *in = (const T *)p->in;
+        T *out = (T *)p->out;
+        int n = (int)p->n;
+        CubOp<T, Op> op;
+        if (kind == KIND_REDUCE)
+            CUDA_CHECK(cub::DeviceReduce::Reduce(temp, temp_bytes, in, out, n, op, Op::identity()));
+        else if (p->exclusive)
+            CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, temp_bytes, in, out, op, Op::identity(), n));
+        else
+            CUDA_CHECK(cub::DeviceScan::InclusiveScan(temp, temp_bytes, in, out, op, n));
+    }
+    static void run(void *self) { ((cub_job *)self)->call(); }
+};
+
+template <typename T, typename Op>
+static int time_with(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+{
+    cub_job<T, Op> job = {kind, p, NULL, 0};
+    job.call(); /* size the temporary storage */
+    CUDA_CHECK(cudaMalloc(&job.temp, job.temp_bytes ? job.temp_bytes : 1));
+    *t = time_runs(cub_job<T, Op>::run, &job, warmup, reps);
+    CUDA_CHECK(cudaFree(job.temp));
+    return 0;
+}
+
+/* A KIT_DISPATCH target needs the (p) signature; carry the rest here. */
+static kind_t g_kind;
+static int g_warmup, g_reps;
+static timing *g_timing;
+template <typename T, typename Op> static int dispatch_target(const lab_problem *p)
+{
+    return time_with<T, Op>(g_kind, p, g_warmup, g_reps, g_timing);
+}
+
+int time_cub(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+{
+    if (kind == KIND_SECTION_SCAN || p->n == 0 || p->n > 0x7fffffff)
+        return -1;
+    g_kind = kind, g_warmup = warmup, g_reps = reps, g_timing = t;
+    return KIT_DISPATCH(dispatch_target, p);
+}
+
+#endif
