@@ -273,6 +273,16 @@ static void run_speed(grade_run *g, int k, const char *student, const char *ref,
     r->points = sp->points * speed_fraction(r->t_student / r->t_ref);
 }
 
+/* How many tests before case c, of the same variant, timed out. */
+static int timeouts_of(const grade_run *g, int c)
+{
+    int count = 0;
+    for (int i = 0; i < c; i++)
+        count += g->tests[i].verdict == V_TIMEOUT &&
+                 strcmp(g->s->cases[i].variant, g->s->cases[c].variant) == 0;
+    return count;
+}
+
 static void remove_tree(const char *path)
 {
     char *argv[] = {"rm", "-rf", (char *)path, NULL};
@@ -379,6 +389,15 @@ int main(int argc, char **argv)
             t->verdict = V_SKIPPED;
             t->ms = NAN;
             snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
+            continue;
+        }
+        /* A variant that timed out twice would make every later test wait
+         * out its limit too: mark the rest as timed out without running. */
+        if (timeouts_of(&g, c) >= 2) {
+            t->verdict = V_TIMEOUT;
+            t->ms = NAN;
+            snprintf(t->detail, sizeof t->detail,
+                     "not run: two earlier tests of variant %s timed out", s.cases[c].variant);
             continue;
         }
         run_plan plan = {student, work, 1, 0, timeout};
