@@ -172,6 +172,7 @@ endif
 # Lab binaries through the grader (emulator here; GPU where there is one).
 test-labs:
 	@sh tests/labs.sh
+	@sh tests/bad-submissions.sh
 
 deps:
 	@sh common/tools/deps.sh $(DEPS)

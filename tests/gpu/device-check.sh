@@ -15,13 +15,17 @@ echo "=== make lab1 && ./grade lab1 (untouched skeleton)"
 make lab1 2>&1 | tail -2 && ./grade lab1 2>&1 | tee "$OUT/grade-lab1-skeleton.txt"
 echo "=== ./grade lab1 --submission solutions/lab1-reduce-naive --json"
 ./grade lab1 --submission solutions/lab1-reduce-naive --json "$OUT/results-lab1.json" 2>&1 | tee "$OUT/grade-lab1-solution.txt"
+echo "=== bad submissions (tests/bad-submissions.sh)"
+sh tests/bad-submissions.sh 2>&1 | tee "$OUT/bad-submissions.txt"
 make -s solutions
 echo "=== perf: reference solutions"
 for lab in build/gpu/ref/lab*; do
+    [ "${PERF:-1}" = 1 ] || break
     for v in $($lab --list | awk '/^  /{print $1}'); do
         for n in 2^24 2^28; do
             for t in int32 float32; do
                 $lab --variant $v -n $n -t $t -r 50 -w 5 2>&1 | grep -v '^ *This is' || true
+                $lab --variant $v -n $n -t $t -r 50 -w 5 -p max 2>&1 | grep -v '^ *This is' || true
             done
         done
     done
