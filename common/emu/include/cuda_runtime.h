@@ -42,7 +42,8 @@
 #define __constant__
 #define __managed__
 #define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
+/* __noinline__ is rewritten by the source pass: libstdc++ spells the GNU
+ * attribute __attribute__((__noinline__)), so it cannot be a macro. */
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
@@ -524,16 +525,8 @@ static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c);
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+/* __expf, __logf, __sinf, __cosf, __powf ... come from glibc (same names). */
 static inline float __fdividef(float a, float b) { return a / b; }
-static inline float __expf(float x) { return expf(x); }
-static inline float __exp10f(float x) { return powf(10.0f, x); }
-static inline float __logf(float x) { return logf(x); }
-static inline float __log2f(float x) { return log2f(x); }
-static inline float __log10f(float x) { return log10f(x); }
-static inline float __sinf(float x) { return sinf(x); }
-static inline float __cosf(float x) { return cosf(x); }
-static inline float __tanf(float x) { return tanf(x); }
-static inline float __powf(float a, float b) { return powf(a, b); }
 static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }

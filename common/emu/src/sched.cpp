@@ -101,8 +101,10 @@ Settings g_settings;
 char g_settings_text[128];
 std::once_flag g_settings_once;
 
-std::mutex g_mu;
-std::condition_variable g_cv_work, g_cv_host;
+/* Never destroyed: workers still wait on them while the process exits. */
+std::mutex &g_mu = *new std::mutex;
+std::condition_variable &g_cv_work = *new std::condition_variable;
+std::condition_variable &g_cv_host = *new std::condition_variable;
 std::vector<Worker *> g_workers;
 Grid *g_grid = nullptr;
 unsigned long long g_gen = 0;
