@@ -323,7 +323,7 @@ int block_sync(int kind, int pred, const char *file, int line);
 /* Warp exchange.  kind: 0 idx, 1 up, 2 down, 3 xor, 4 ballot, 5 sync. */
 unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, int arg,
                            int width, const char *file, int line);
-unsigned active_mask();
+unsigned active_mask(const char *file, int line);
 void soft_yield();
 [[noreturn]] void trap(const char *what, const char *file, int line);
 
@@ -434,10 +434,13 @@ static inline int __any_sync(unsigned mask, int pred, const char *file = __built
 static inline int __all_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
                              int line = __builtin_LINE())
 {
-    unsigned votes = (unsigned)cuemu::warp_op(4, mask, pred != 0, 0, 32, file, line);
-    return (votes & mask) == (mask & cuemu::active_mask());
+    /* all(pred) == !any(!pred) over the participating lanes */
+    return cuemu::warp_op(4, mask, pred == 0, 0, 32, file, line) == 0;
 }
-static inline unsigned __activemask() { return cuemu::active_mask(); }
+static inline unsigned __activemask(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::active_mask(file, line);
+}
 
 /* Memory fences: blocks on different OS threads really run concurrently. */
 static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

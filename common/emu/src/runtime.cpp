@@ -239,12 +239,12 @@ bool describe_device_address(uintptr_t a, char *buf, size_t len)
             snprintf(buf, len, "access to device memory after cudaFree (an allocation of %zu "
                                "bytes at %p)", r.size, (void *)r.user);
         else if (a >= r.user + r.size)
-            snprintf(buf, len, "out-of-bounds access: %zu bytes past the end of a %zu-byte "
-                               "device allocation at %p (cudaMalloc)",
-                     (size_t)(a - (r.user + r.size)), r.size, (void *)r.user);
+            snprintf(buf, len, "out-of-bounds access at byte offset %zu of a %zu-byte device "
+                               "allocation at %p (valid offsets are 0..%zu)",
+                     (size_t)(a - r.user), r.size, (void *)r.user, r.size - 1);
         else if (a < r.user)
-            snprintf(buf, len, "out-of-bounds access: %zu bytes before the start of a %zu-byte "
-                               "device allocation at %p (cudaMalloc)",
+            snprintf(buf, len, "out-of-bounds access at byte offset -%zu of a %zu-byte device "
+                               "allocation at %p (before its start)",
                      (size_t)(r.user - a), r.size, (void *)r.user);
         else
             continue;

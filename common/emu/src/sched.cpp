@@ -44,7 +44,7 @@ __thread char *dyn_smem_base;
 
 namespace {
 
-enum FiberState : unsigned char { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
+enum FiberState : unsigned char { RUNNABLE, AT_BARRIER, AT_WARP, AT_ACTIVEMASK, EXITED };
 
 struct Fiber {
     fcontext_t ctx;
@@ -86,7 +86,7 @@ struct Worker {
     size_t smem_cap = 0;
     Grid *grid = nullptr;
     unsigned n = 0; /* threads in the current block */
-    int nrunnable = 0, nexited = 0, nbarrier = 0, nwarp = 0;
+    int nrunnable = 0, nexited = 0, nbarrier = 0, nwarp = 0, nactivemask = 0;
     int bar_count = 0, bar_result = 0;
     std::atomic<bool> busy{false};
     uint3 block{0, 0, 0};
@@ -179,7 +179,8 @@ const char *kind_name(bool warp, int kind)
     static const char *bar[] = {"__syncthreads()", "__syncthreads_count()",
                                 "__syncthreads_and()", "__syncthreads_or()"};
     static const char *wop[] = {"__shfl_sync()", "__shfl_up_sync()", "__shfl_down_sync()",
-                                "__shfl_xor_sync()", "__ballot/any/all_sync()", "__syncwarp()"};
+                                "__shfl_xor_sync()", "__ballot/any/all_sync()", "__syncwarp()",
+                                "__activemask()"};
     return warp ? wop[kind] : bar[kind];
 }
 
@@ -260,7 +261,7 @@ void resolve_stall(Worker *w)
                               "with mask 0x%08x, but lane %u, thread (%u,%u,%u), waits at %s (%s:%d)",
                            f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line,
                            f.mask, l, g.tid.x, g.tid.y, g.tid.z,
-                           kind_name(g.state == AT_WARP, g.kind), g.file, g.line);
+                           kind_name(g.state == AT_WARP || g.state == AT_ACTIVEMASK, g.kind), g.file, g.line);
             }
             fail_block(w, "warp operation never completed: thread (%u,%u,%u) at %s (%s:%d)",
                        f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line);
@@ -303,6 +304,40 @@ void resolve_stall(Worker *w)
     g_progress.fetch_add(1, std::memory_order_relaxed);
 }
 
+/* __activemask(): a lane waits until no lane of its warp can run any more;
+ * then the lanes waiting at the same __activemask() call are the converged,
+ * active group, and each of them receives that group as its mask. */
+void release_activemask(Worker *w)
+{
+    Fiber *fs = w->fibers.data();
+    for (unsigned base = 0; base < w->n; base += 32) {
+        unsigned end = std::min(w->n, base + 32);
+        bool waiting = false, runnable = false;
+        for (unsigned i = base; i < end; i++) {
+            waiting |= fs[i].state == AT_ACTIVEMASK;
+            runnable |= fs[i].state == RUNNABLE;
+        }
+        if (!waiting || runnable)
+            continue;
+        for (unsigned i = base; i < end; i++) {
+            if (fs[i].state != AT_ACTIVEMASK)
+                continue;
+            unsigned m = 0;
+            for (unsigned j = base; j < end; j++)
+                if (fs[j].state == AT_ACTIVEMASK && fs[j].line == fs[i].line &&
+                    !strcmp(fs[j].file, fs[i].file))
+                    m |= 1u << (j - base);
+            fs[i].result = m;
+        }
+        for (unsigned i = base; i < end; i++)
+            if (fs[i].state == AT_ACTIVEMASK) {
+                fs[i].state = RUNNABLE;
+                w->nrunnable++;
+                w->nactivemask--;
+            }
+    }
+}
+
 void run_block(Worker *w, Grid *g, unsigned long long b)
 {
     const Settings &s = g_settings;
@@ -331,7 +366,7 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
     }
     memset(w->warp_arrived, 0, sizeof w->warp_arrived);
     w->nrunnable = (int)n;
-    w->nexited = w->nbarrier = w->nwarp = 0;
+    w->nexited = w->nbarrier = w->nwarp = w->nactivemask = 0;
     w->bar_count = w->bar_result = 0;
     dyn_smem_base = w->smem_region + w->smem_cap - ((g->shmem + 15) & ~(size_t)15);
 
@@ -367,6 +402,8 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         }
         tl_fiber = nullptr;
         w->cur = nullptr;
+        if (w->nactivemask > 0)
+            release_activemask(w);
         if (w->nexited == (int)n)
             break;
         if (w->nrunnable == 0)
@@ -464,7 +501,7 @@ void start_workers()
             switch (f.state) {
             case RUNNABLE: run++; if (!first_run) first_run = &f; break;
             case AT_BARRIER: bar++; if (!first_bar) first_bar = &f; break;
-            case AT_WARP: warp++; if (!first_warp) first_warp = &f; break;
+            case AT_WARP: case AT_ACTIVEMASK: warp++; if (!first_warp) first_warp = &f; break;
             default: exited++;
             }
         }
@@ -732,17 +769,20 @@ unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, in
     return f->result;
 }
 
-unsigned active_mask()
+unsigned active_mask(const char *file, int line)
 {
     Worker *w = tl_worker;
     Fiber *f = tl_fiber;
     if (!w || !f)
         return 1;
-    unsigned base = f->linear & ~31u, m = 0;
-    for (unsigned l = 0; l < 32 && base + l < w->n; l++)
-        if (w->fibers[base + l].state != EXITED)
-            m |= 1u << l;
-    return m;
+    f->state = AT_ACTIVEMASK;
+    f->kind = 6;
+    f->file = file;
+    f->line = line;
+    w->nrunnable--;
+    w->nactivemask++;
+    yield_to_block_scheduler();
+    return (unsigned)f->result;
 }
 
 void soft_yield()

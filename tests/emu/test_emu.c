@@ -1,0 +1,351 @@
+/*
+ * test_emu.c - Criterion tests of the CPU emulator (common/emu).
+ *
+ * The test programs in tests/emu/programs/ are built by `make test-emu`
+ * with emu-nvcc; these tests run them under different schedules and worker
+ * counts and check their output and exit status.  The driver tests call
+ * emu-nvcc themselves on tests/emu/driver/.
+ *
+ * Environment (set by emu.mk): CUEMU_TEST_BIN (built programs),
+ * CUEMU_TEST_SRC (tests/emu), EMU_NVCC (the driver).
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { DIAG_EXIT = 86 };
+
+struct result {
+    int status; /* exit code, or 128 + signal */
+    char out[65536];
+    char err[65536];
+};
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : fallback;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+}
+
+/* Runs `env_assignments command` through the shell, capturing both streams. */
+static void run(struct result *r, const char *env, const char *fmt, ...)
+{
+    char cmd[4096], tail[3000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tail, sizeof tail, fmt, ap);
+    va_end(ap);
+    char out_path[] = "/tmp/emu-test-out-XXXXXX", err_path[] = "/tmp/emu-test-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    close(fo);
+    close(fe);
+    snprintf(cmd, sizeof cmd, "cd %s && env %s %s >%s 2>%s", env_or("CUEMU_TEST_BIN", "build/emu/tests"),
+             env ? env : "", tail, out_path, err_path);
+    int st = system(cmd);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    slurp(out_path, r->out, sizeof r->out);
+    slurp(err_path, r->err, sizeof r->err);
+}
+
+#define EXPECT_CONTAINS(hay, needle)                                                       \
+    cr_expect(strstr((hay), (needle)) != NULL, "expected \"%s\" in:\n%s", (needle), (hay))
+
+static const char *SCHEDULES[] = {
+    "CUEMU_SCHEDULE=inorder CUEMU_THREADS=2",
+    "CUEMU_SCHEDULE=reverse CUEMU_THREADS=2",
+    "CUEMU_SCHEDULE=random:1 CUEMU_THREADS=2",
+    "CUEMU_SCHEDULE=random:99 CUEMU_THREADS=1",
+};
+
+/* A self-checking program passes under every schedule. */
+static void passes_everywhere(const char *prog, const char *args)
+{
+    static struct result r;
+    char ok[128];
+    snprintf(ok, sizeof ok, "%s: ok", prog);
+    for (size_t i = 0; i < sizeof SCHEDULES / sizeof *SCHEDULES; i++) {
+        run(&r, SCHEDULES[i], "./%s %s", prog, args);
+        cr_expect_eq(r.status, 0, "%s under %s exited %d\nstdout:\n%s\nstderr:\n%s", prog,
+                     SCHEDULES[i], r.status, r.out, r.err);
+        cr_expect(strstr(r.out, ok) != NULL, "%s under %s:\n%s%s", prog, SCHEDULES[i], r.out, r.err);
+    }
+}
+
+/* ---- the subset, feature by feature -------------------------------------- */
+
+Test(subset, indexing_3d_and_warpsize) { passes_everywhere("indexing", ""); }
+Test(subset, qualifiers_templates_constant_device_vars) { passes_everywhere("qualifiers", ""); }
+Test(subset, static_and_dynamic_shared_memory) { passes_everywhere("shared", ""); }
+Test(subset, syncthreads_variants_syncwarp_fences) { passes_everywhere("sync", ""); }
+Test(subset, shuffles_votes_activemask_bits) { passes_everywhere("warp", ""); }
+Test(subset, atomics_under_contention) { passes_everywhere("atomics", ""); }
+Test(subset, vectors_ldg_minmax_volatile_printf) { passes_everywhere("misc", ""); }
+Test(subset, runtime_api_and_its_errors) { passes_everywhere("runtime_api", ""); }
+Test(subset, ordinary_cuda_program_shfl_reduce)
+{
+    static struct result first, r;
+    run(&first, "CUEMU_SCHEDULE=inorder", "./shfl_reduce");
+    cr_assert_eq(first.status, 0, "%s%s", first.out, first.err);
+    EXPECT_CONTAINS(first.out, "PASS");
+    /* Same output whatever the schedule or the number of workers. */
+    for (size_t i = 0; i < sizeof SCHEDULES / sizeof *SCHEDULES; i++) {
+        run(&r, SCHEDULES[i], "./shfl_reduce");
+        cr_expect_str_eq(r.out, first.out, "under %s", SCHEDULES[i]);
+    }
+}
+
+Test(subset, device_printf_once)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2", "./misc");
+    const char *line = "hello from the device: 42 0.50\n";
+    const char *at = strstr(r.out, line);
+    cr_expect(at != NULL, "%s", r.out);
+    cr_expect(at == NULL || strstr(at + 1, line) == NULL, "printed more than once:\n%s", r.out);
+}
+
+/* ---- launch errors ----------------------------------------------------------- */
+
+Test(launch, bad_configurations_fail_and_do_not_run)
+{
+    static struct result r;
+    run(&r, "", "./launch_errors");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.out, "1025 threads: cudaErrorInvalidConfiguration");
+    EXPECT_CONTAINS(r.out, "64 KiB dynamic shared memory: cudaErrorInvalidValue");
+    EXPECT_CONTAINS(r.out, "launch_errors: ok");
+}
+
+/* ---- schedules ------------------------------------------------------------------ */
+
+Test(schedule, inorder)
+{
+    static struct result r;
+    run(&r, "CUEMU_SCHEDULE=inorder CUEMU_THREADS=1", "./schedule_order");
+    EXPECT_CONTAINS(r.out, "threads: 0 1 2 3 4 5 6 7\n");
+    EXPECT_CONTAINS(r.out, "blocks: 0 1 2 3 4 5\n");
+}
+
+Test(schedule, default_is_inorder)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=1", "./schedule_order");
+    EXPECT_CONTAINS(r.out, "threads: 0 1 2 3 4 5 6 7\n");
+    EXPECT_CONTAINS(r.out, "blocks: 0 1 2 3 4 5\n");
+}
+
+Test(schedule, reverse)
+{
+    static struct result r;
+    run(&r, "CUEMU_SCHEDULE=reverse CUEMU_THREADS=1", "./schedule_order");
+    EXPECT_CONTAINS(r.out, "threads: 7 6 5 4 3 2 1 0\n");
+    EXPECT_CONTAINS(r.out, "blocks: 5 4 3 2 1 0\n");
+}
+
+Test(schedule, random_is_seeded_and_shuffles)
+{
+    static struct result a, b, c;
+    run(&a, "CUEMU_SCHEDULE=random:1 CUEMU_THREADS=1", "./schedule_order");
+    run(&b, "CUEMU_SCHEDULE=random:1 CUEMU_THREADS=1", "./schedule_order");
+    run(&c, "CUEMU_SCHEDULE=random:2 CUEMU_THREADS=1", "./schedule_order");
+    cr_expect_str_eq(a.out, b.out, "same seed, same order");
+    cr_expect_str_neq(a.out, c.out, "different seeds, different orders");
+    cr_expect(strstr(a.out, "threads: 0 1 2 3 4 5 6 7\n") == NULL, "%s", a.out);
+    cr_expect(strstr(a.out, "threads: 7 6 5 4 3 2 1 0\n") == NULL, "%s", a.out);
+}
+
+Test(schedule, unseeded_random_runs)
+{
+    static struct result r;
+    run(&r, "CUEMU_SCHEDULE=random", "./atomics");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+}
+
+Test(schedule, missing_barrier_in_kogge_stone_is_caught)
+{
+    static struct result r;
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof SCHEDULES / sizeof *SCHEDULES; i++) {
+        run(&r, SCHEDULES[i], "./kogge_stone good");
+        EXPECT_CONTAINS(r.out, "scan ok");
+        run(&r, SCHEDULES[i], "./kogge_stone bad");
+        wrong += strstr(r.out, "scan WRONG") != NULL;
+    }
+    cr_expect(wrong > 0, "the racy scan gave right answers under every schedule");
+}
+
+/* ---- concurrency between blocks --------------------------------------------------- */
+
+Test(concurrency, block_spins_on_flag_of_other_block)
+{
+    static struct result r;
+    const char *envs[] = {"CUEMU_THREADS=2 CUEMU_SCHEDULE=inorder CUEMU_TIMEOUT=10",
+                          "CUEMU_THREADS=2 CUEMU_SCHEDULE=reverse CUEMU_TIMEOUT=10",
+                          "CUEMU_THREADS=2 CUEMU_SCHEDULE=random:5 CUEMU_TIMEOUT=10"};
+    for (int i = 0; i < 3; i++) {
+        run(&r, envs[i], "./concurrent");
+        cr_expect_eq(r.status, 0, "%s: %s%s", envs[i], r.out, r.err);
+        EXPECT_CONTAINS(r.out, "handshake: ok");
+    }
+}
+
+Test(concurrency, chained_blocks_in_order)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2 CUEMU_SCHEDULE=inorder CUEMU_TIMEOUT=10", "./concurrent chain");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.out, "chain: ok");
+}
+
+Test(concurrency, chained_blocks_deadlock_in_reverse)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=1 CUEMU_SCHEDULE=reverse CUEMU_TIMEOUT=1", "./concurrent chain");
+    cr_expect_eq(r.status, DIAG_EXIT, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.err, "deadlock");
+    EXPECT_CONTAINS(r.err, "kernel 'chain'");
+    EXPECT_CONTAINS(r.err, "block (15,0,0)");
+    EXPECT_CONTAINS(r.err, "thread (0,0,0)");
+}
+
+/* ---- diagnostics ------------------------------------------------------------------- */
+
+static void diagnoses(const char *env, const char *cmd, const char *kernel, const char *block,
+                      const char *thread, const char *what)
+{
+    static struct result r;
+    run(&r, env, "%s", cmd);
+    cr_expect_eq(r.status, DIAG_EXIT, "%s exited %d\n%s%s", cmd, r.status, r.out, r.err);
+    EXPECT_CONTAINS(r.err, "cuemu: error:");
+    if (kernel)
+        EXPECT_CONTAINS(r.err, kernel);
+    if (block)
+        EXPECT_CONTAINS(r.err, block);
+    if (thread)
+        EXPECT_CONTAINS(r.err, thread);
+    EXPECT_CONTAINS(r.err, what);
+    cr_expect(strstr(r.out, "no error detected") == NULL, "%s", r.out);
+}
+
+Test(diagnostic, out_of_bounds_past_end)
+{
+    /* n = 1000: the thread with global index 1000 is block 3, thread 232. */
+    diagnoses("", "./diag_oob global", "kernel 'read_past_end'", "block (3,0,0)",
+              "thread (232,0,0)", "byte offset 4000 of a 4000-byte device allocation");
+}
+Test(diagnostic, out_of_bounds_before_start)
+{
+    diagnoses("", "./diag_oob before", "kernel 'read_before_start'", "block (0,0,0)",
+              "thread (0,0,0)", "before its start");
+}
+Test(diagnostic, out_of_bounds_dynamic_shared)
+{
+    diagnoses("", "./diag_oob shared", "kernel 'shared_past_end'", "block (0,0,0)",
+              "thread (63,0,0)", "dynamic shared memory");
+}
+Test(diagnostic, null_pointer_in_kernel)
+{
+    diagnoses("", "./diag_oob null", "kernel 'through_null'", "block (0,0,0)", "thread (0,0,0)",
+              "invalid memory access");
+}
+Test(diagnostic, use_after_free)
+{
+    diagnoses("", "./diag_oob freed", "kernel 'use_after_free'", NULL, NULL, "after cudaFree");
+}
+Test(diagnostic, host_out_of_bounds)
+{
+    diagnoses("", "./diag_oob host", NULL, NULL, NULL, "host code: out-of-bounds access");
+}
+Test(diagnostic, divergent_barrier_after_early_exit)
+{
+    diagnoses("", "./diag_barrier exit", "kernel 'early_exit'", "block (0,0,0)",
+              "thread (50,0,0)", "divergent barrier");
+}
+Test(diagnostic, divergent_barrier_two_sites)
+{
+    diagnoses("CUEMU_SCHEDULE=reverse", "./diag_barrier split", "kernel 'two_barriers'",
+              "block (0,0,0)", "thread (16,0,0)", "divergent barrier");
+}
+Test(diagnostic, divergent_warp_operation)
+{
+    diagnoses("", "./diag_barrier warp", "kernel 'warp_exit'", "block (0,0,0)",
+              "thread (5,0,0)", "divergent warp operation");
+}
+Test(diagnostic, exit_after_last_barrier_is_fine)
+{
+    static struct result r;
+    run(&r, "", "./diag_barrier fine");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+}
+Test(diagnostic, deadlock_after_timeout)
+{
+    diagnoses("CUEMU_TIMEOUT=1 CUEMU_THREADS=2", "./diag_deadlock", "kernel 'wait_forever'",
+              "block (2,0,0)", "thread (3,0,0)", "deadlock: no progress for 1 s");
+}
+Test(diagnostic, device_assert)
+{
+    diagnoses("", "./device_assert", "kernel 'checked'", "block (0,0,0)", "thread (17,0,0)",
+              "device assertion");
+}
+
+/* ---- the driver ----------------------------------------------------------------------- */
+
+Test(driver, separate_compilation_of_cu_c_cpp_with_flags)
+{
+    static struct result r;
+    const char *nvcc = env_or("EMU_NVCC", "common/emu/emu-nvcc");
+    const char *src = env_or("CUEMU_TEST_SRC", "tests/emu");
+    run(&r, "", "%s -O2 -arch=sm_90 -lineinfo -std=c++17 -I %s/driver -D EXTRA=5 -c -o drv_kernels.o "
+                "%s/driver/kernels.cu",
+        nvcc, src, src);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "ignoring") == NULL, "known nvcc flags are taken silently: %s", r.err);
+    run(&r, "", "%s -O2 --made-up-flag -o drv_prog drv_kernels.o %s/driver/main.cpp %s/driver/prng.c",
+        nvcc, src, src);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    EXPECT_CONTAINS(r.err, "ignoring unknown option --made-up-flag");
+    run(&r, "", "./drv_prog");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.out, "last = ");
+}
+
+Test(driver, compile_errors_point_at_the_source)
+{
+    static struct result r;
+    const char *nvcc = env_or("EMU_NVCC", "common/emu/emu-nvcc");
+    const char *src = env_or("CUEMU_TEST_SRC", "tests/emu");
+    run(&r, "", "%s -o drv_broken %s/driver/syntax_error.cu", nvcc, src);
+    cr_expect_neq(r.status, 0);
+    EXPECT_CONTAINS(r.err, "syntax_error.cu:4");
+    EXPECT_CONTAINS(r.err, "undeclared_name");
+}
+
+/* ---- speed (a loose bound here; docs/perf-emu.md has the measured figures) ---- */
+
+Test(speed, reduction_of_2_22_on_one_core, .timeout = 60)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=1", "./perf_reduce");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.out, "perf_reduce: ok");
+    double ms = 1e9;
+    const char *at = strstr(r.out, "256 threads/block: ");
+    if (at)
+        ms = atof(at + strlen("256 threads/block: "));
+    cr_log_info("%s", r.out);
+    cr_expect(ms < 10000, "2^22 reduction took %.0f ms on one worker", ms);
+}
