@@ -8,7 +8,7 @@ TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD    := build
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I common
+CFLAGS   += -std=c11 -Wall -Wextra -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -I common
 PYTHON   ?= python3
 
 # ---- finding nvcc and the GPU ------------------------------------------

@@ -32,17 +32,29 @@ static int ceil_log2(size_t x)
 
 int tol_depth(const char *spec, size_t n)
 {
-    if (!spec || strcmp(spec, "log2n") == 0)
-        return ceil_log2(n ? n : 1) + 1;
+    unsigned long v, mult = 1, add = 0;
+    int used = 0;
+    if (!spec)
+        spec = "log2n";
     if (strcmp(spec, "n") == 0)
         return n > 1 ? (int)(n - 1) : 1;
-    unsigned long v;
-    char tail;
-    if (sscanf(spec, "chain:%lu%c", &v, &tail) == 1 && v > 0)
+    if (sscanf(spec, "chain:%lu%n", &v, &used) == 1 && v > 0 && spec[used] == '\0')
         return ceil_log2(v) + (int)((n + v - 1) / v);
-    if (sscanf(spec, "%lu%c", &v, &tail) == 1)
-        return (int)v;
-    return -1;
+    /* [M]log2n[+K]: M trees of depth ceil(log2 n), plus K more steps */
+    const char *p = spec;
+    if (sscanf(p, "%lu%n", &mult, &used) == 1) {
+        p += used;
+        if (*p == '\0')
+            return (int)mult; /* a plain number */
+    }
+    if (strncmp(p, "log2n", 5) != 0 || mult == 0 || mult > 8)
+        return -1;
+    p += 5;
+    if (*p == '+' && sscanf(p + 1, "%lu%n", &add, &used) == 1 && p[1 + used] == '\0' && add < 1000)
+        p += 1 + used;
+    if (*p != '\0')
+        return -1;
+    return (int)mult * ceil_log2(n ? n : 1) + 1 + (int)add;
 }
 
 /* Expected value and |x| mass of every output element, in one pass. */

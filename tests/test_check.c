@@ -24,7 +24,12 @@ Test(check, gamma_and_depth)
     cr_assert_eq(tol_depth("chain:1024", 4096), 10 + 4);
     cr_assert_eq(tol_depth("n", 100), 99);
     cr_assert_eq(tol_depth("7", 100), 7);
+    cr_assert_eq(tol_depth("2log2n+1", 1024), 2 * 10 + 1 + 1);
+    cr_assert_eq(tol_depth("log2n+8", 1024), 10 + 1 + 8);
     cr_assert_eq(tol_depth("chain:", 100), -1);
+    cr_assert_eq(tol_depth("log2n+", 100), -1);
+    cr_assert_eq(tol_depth("3log2", 100), -1);
+    cr_assert_eq(tol_depth("0log2n", 100), -1);
     cr_assert_eq(tol_depth("banana", 100), -1);
 }
 
