@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef __cplusplus
 #include <cmath>
@@ -208,6 +209,10 @@ CUEMU_EXTERN_C cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t co
 CUEMU_EXTERN_C cudaError_t cudaMemset(void *ptr, int value, size_t count);
 CUEMU_EXTERN_C cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count,
                                            cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                               unsigned int flags);
 CUEMU_EXTERN_C cudaError_t cudaDeviceSynchronize(void);
 CUEMU_EXTERN_C cudaError_t cudaDeviceReset(void);
 CUEMU_EXTERN_C cudaError_t cudaGetLastError(void);
@@ -253,6 +258,11 @@ static inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n)
 template <class T> static inline cudaError_t cudaMalloc(T **ptr, size_t size)
 {
     return cudaMalloc((void **)ptr, size);
+}
+template <class T>
+static inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaStream_t stream)
+{
+    return cudaMallocAsync((void **)ptr, size, stream);
 }
 template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size)
 {
@@ -450,9 +460,15 @@ static inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_C
 static inline void __nanosleep(unsigned ns) { (void)ns; cuemu::soft_yield(); }
 static inline long long clock64()
 {
+#if defined(__x86_64__) || defined(__i386__)
     unsigned lo, hi;
     __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
     return (long long)(((unsigned long long)hi << 32) | lo);
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+#endif
 }
 static inline void __trap(const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {

@@ -13,7 +13,9 @@
  */
 #include "internal.h"
 
+#if !defined(__x86_64__)
 #include <boost/context/detail/fcontext.hpp>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -28,10 +30,53 @@
 #include <unistd.h>
 #include <vector>
 
+/* ---- context switch -------------------------------------------------------
+ * On x86-64 a switch saves the six callee-saved registers on the old stack,
+ * swaps stack pointers and pops them from the new one.  Boost.Context's
+ * jump_fcontext does the same plus saving and restoring the x87 control
+ * word and MXCSR (fnstcw/fldcw, stmxcsr/ldmxcsr); measured here those two
+ * restores took three quarters of its time and made block-wide barriers
+ * ~1.5x slower (docs/perf-emu.md).  Device code never changes the rounding
+ * mode, so they are left out.  Other architectures use Boost.Context. */
+#if defined(__x86_64__)
+extern "C" void cuemu_switch(void **save_sp, void *new_sp);
+extern "C" void cuemu_fiber_start();
+asm(R"(
+    .text
+    .globl cuemu_switch
+    .type cuemu_switch, @function
+cuemu_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    popq %rcx
+    jmp *%rcx
+    .size cuemu_switch, .-cuemu_switch
+    .globl cuemu_fiber_start
+    .type cuemu_fiber_start, @function
+cuemu_fiber_start:
+    call cuemu_fiber_main
+    ud2
+    .size cuemu_fiber_start, .-cuemu_fiber_start
+)");
+typedef void *fcontext_t;
+#else
 using boost::context::detail::fcontext_t;
 using boost::context::detail::jump_fcontext;
 using boost::context::detail::make_fcontext;
 using boost::context::detail::transfer_t;
+#endif
 
 __thread uint3 threadIdx;
 __thread uint3 blockIdx;
@@ -41,6 +86,7 @@ __thread dim3 gridDim;
 namespace cuemu {
 
 __thread char *dyn_smem_base;
+void fiber_main_entry();
 
 namespace {
 
@@ -91,6 +137,8 @@ struct Worker {
     std::atomic<bool> busy{false};
     uint3 block{0, 0, 0};
     unsigned long long pass = 0;
+    unsigned k = 0;           /* position in the current pass */
+    int ran = 0, ran_soft = 0; /* fibers run in this pass, and how many only slept */
     Fiber *volatile cur = nullptr;
 };
 
@@ -113,7 +161,11 @@ std::atomic<unsigned long long> g_progress{0};
 size_t g_max_dyn_smem = 48 * 1024;
 const size_t SMEM_REGION = 228 * 1024; /* the most a Hopper block may opt in to */
 
-size_t page_size() { return (size_t)sysconf(_SC_PAGESIZE); }
+size_t page_size()
+{
+    static const size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+    return ps;
+}
 
 void load_settings()
 {
@@ -186,17 +238,81 @@ const char *kind_name(bool warp, int kind)
 
 /* ---- fibers ------------------------------------------------------------ */
 
+/* Save the running context in *save and continue in target. */
+inline void switch_to(fcontext_t *save, fcontext_t target)
+{
+#if defined(__x86_64__)
+    cuemu_switch(save, target);
+#else
+    transfer_t t = jump_fcontext(target, save);
+    *(fcontext_t *)t.data = t.fctx; /* the context we came from, saved for later */
+#endif
+}
+
+/* The fiber at position k of the current pass. */
+inline unsigned pass_index(Worker *w, unsigned k)
+{
+    ScheduleKind kind = g_settings.schedule;
+    return kind == SCHED_INORDER ? k : kind == SCHED_REVERSE ? w->n - 1 - k : w->perm[k];
+}
+
+/* The next runnable fiber of the current pass over the block, if any. */
+inline Fiber *next_in_pass(Worker *w)
+{
+    Fiber *fs = w->fibers.data();
+    unsigned n = w->n;
+    while (w->k < n) {
+        unsigned k = w->k++;
+        unsigned i = pass_index(w, k);
+        if (fs[i].state == RUNNABLE) {
+            /* Switches are bound by cache misses on the next stacks: fetch
+             * the saved contexts of the fibers two ahead, and the Fiber
+             * records four ahead, before they are needed. */
+            if (k + 2 < n) {
+                const char *sp = (const char *)fs[pass_index(w, k + 2)].ctx;
+                __builtin_prefetch(sp);
+                __builtin_prefetch(sp + 64);
+                __builtin_prefetch(sp + 128);
+            }
+            if (k + 4 < n)
+                __builtin_prefetch(&fs[pass_index(w, k + 4)]);
+            return &fs[i];
+        }
+    }
+    return nullptr;
+}
+
+inline void enter(Worker *w, Fiber *f)
+{
+    f->soft = false;
+    tl_fiber = f;
+    w->cur = f;
+    threadIdx = f->tid;
+}
+
+/* The running fiber stops (barrier, warp operation, __nanosleep or its end).
+ * Switch straight to the next fiber of the pass - one switch instead of two
+ * through the scheduler - or back to the block scheduler when the pass is
+ * over. */
 inline void yield_to_block_scheduler()
 {
     Worker *w = tl_worker;
-    transfer_t t = jump_fcontext(w->sched, nullptr);
-    w->sched = t.fctx;
+    Fiber *f = tl_fiber;
+    w->ran++;
+    if (f->soft && f->state == RUNNABLE)
+        w->ran_soft++;
+    Fiber *next = next_in_pass(w);
+    if (next) {
+        enter(w, next);
+        switch_to(&f->ctx, next->ctx);
+    } else {
+        switch_to(&f->ctx, w->sched);
+    }
 }
 
-void fiber_entry(transfer_t t)
+void fiber_body()
 {
     Worker *w = tl_worker;
-    w->sched = t.fctx;
     try {
         w->grid->fn(w->grid->ctx);
     } catch (...) {
@@ -206,9 +322,34 @@ void fiber_entry(transfer_t t)
     f->state = EXITED;
     w->nrunnable--;
     w->nexited++;
-    jump_fcontext(w->sched, nullptr);
+    yield_to_block_scheduler();
     abort(); /* a finished fiber is never resumed */
 }
+
+#if defined(__x86_64__)
+/* A fresh stack: six zero registers for cuemu_switch to pop, then the
+ * address it "returns" to, laid out so that the stack is 16-byte aligned
+ * at the call in cuemu_fiber_start. */
+fcontext_t new_context(char *top)
+{
+    uintptr_t t = (uintptr_t)top & ~(uintptr_t)15;
+    void **sp = (void **)(t - 72);
+    for (int k = 0; k < 6; k++)
+        sp[k] = nullptr;
+    sp[6] = (void *)cuemu_fiber_start;
+    return (fcontext_t)sp;
+}
+#else
+void fiber_entry(transfer_t t)
+{
+    *(fcontext_t *)t.data = t.fctx;
+    fiber_body();
+}
+fcontext_t new_context(char *top)
+{
+    return make_fcontext(top, g_settings.stack_bytes - 4096, fiber_entry);
+}
+#endif
 
 char *stack_for(Worker *w, unsigned i)
 {
@@ -354,7 +495,11 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
     for (unsigned i = 0; i < n; i++) {
         Fiber &f = fs[i];
         char *stack = stack_for(w, i);
-        f.ctx = make_fcontext(stack + page_size() + s.stack_bytes, s.stack_bytes, fiber_entry);
+        /* Stagger the stack tops over the cache sets: otherwise the saved
+         * contexts of all fibers (stacks a multiple of 4 KiB apart) compete
+         * for the same few L1 sets and every switch misses. */
+        size_t color = (i % 64) * 64 + (i / 64 % 4) * 4096;
+        f.ctx = new_context(stack + page_size() + s.stack_bytes - color);
         f.tid.x = i % bd.x;
         f.tid.y = i / bd.x % bd.y;
         f.tid.z = i / bd.x / bd.y;
@@ -384,22 +529,15 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
                 std::swap(order[i], order[j]);
             }
         }
-        int ran = 0, ran_soft = 0;
-        for (unsigned k = 0; k < n; k++) {
-            unsigned i = s.schedule == SCHED_INORDER ? k
-                         : s.schedule == SCHED_REVERSE ? n - 1 - k : order[k];
-            Fiber *f = &fs[i];
-            if (f->state != RUNNABLE)
-                continue;
-            f->soft = false;
-            tl_fiber = f;
-            w->cur = f;
-            threadIdx = f->tid;
-            transfer_t t = jump_fcontext(f->ctx, nullptr);
-            f->ctx = t.fctx;
-            ran++;
-            ran_soft += f->soft && f->state == RUNNABLE;
+        /* One pass: every runnable fiber runs once, in schedule order, each
+         * switching to the next when it stops (yield_to_block_scheduler). */
+        w->k = 0;
+        w->ran = w->ran_soft = 0;
+        if (Fiber *first = next_in_pass(w)) {
+            enter(w, first);
+            switch_to(&w->sched, first->ctx);
         }
+        int ran = w->ran, ran_soft = w->ran_soft;
         tl_fiber = nullptr;
         w->cur = nullptr;
         if (w->nactivemask > 0)
@@ -803,3 +941,10 @@ void trap(const char *what, const char *file, int line)
 }
 
 } // namespace cuemu
+
+#if defined(__x86_64__)
+extern "C" void cuemu_fiber_main() { cuemu::fiber_main_entry(); }
+#endif
+namespace cuemu {
+void fiber_main_entry() { fiber_body(); }
+}
