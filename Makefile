@@ -125,8 +125,10 @@ $(BUILD)/host/grader-obj/%.o: grader/%.c $(HEADERS) $(wildcard grader/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I grader -c -o $@ $<
 
+# Linked under a temporary name, then renamed: several ./grade started at
+# once (a batch) never run a half-written grader.
 $(BUILD)/grader: $(GRADER_OBJS) $(HOST_OBJS)
-	$(CC) -o $@ $^ -lm
+	$(CC) -o $@.tmp$$$$ $^ -lm && mv -f $@.tmp$$$$ $@
 
 grader: $(BUILD)/grader
 

@@ -23,7 +23,7 @@ typedef enum { OP_SUM = 0, OP_MIN = 1, OP_MAX = 2, OP_COUNT } op_t;
  * How inputs are drawn.  SMALL: integers in [-8, 8] (also for float32, where
  * every partial sum is then exact, so a dropped element is always visible).
  * ONES: all ones (counts are easy to read in a mismatch).  WIDE: int32 over
- * the whole range (exercises wrap-around), float32 uniform in [-1, 1)
+ * the whole range (exercises wrap-around), float32 uniform in [-0.25, 1)
  * (exercises rounding: checked against an error bound).
  */
 typedef enum { DIST_SMALL = 0, DIST_ONES = 1, DIST_WIDE = 2, DIST_COUNT } dist_t;

@@ -41,9 +41,12 @@ void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed)
         } else if (dtype == DT_INT32) { /* DIST_WIDE, int32: all 2^32 values */
             uint32_t u = (uint32_t)(prng_u64(seed, i) >> 32);
             memcpy(&iout[i], &u, sizeof u);
-        } else { /* DIST_WIDE, float32: uniform in [-1, 1) on a 2^-23 grid */
-            int32_t k = (int32_t)(prng_u64(seed, i) >> 40) - (1 << 23);
-            fout[i] = (float)k * (1.0f / 8388608.0f);
+        } else { /* DIST_WIDE, float32: uniform in [-0.25, 1), not integers */
+            /* Mostly positive on purpose: sums then grow like n, so an answer
+             * that is far off (0, or half the sum) cannot hide inside the
+             * error bound, which scales with sum |x|. */
+            uint64_t k = prng_u64(seed, i) >> 40; /* 24 random bits */
+            fout[i] = (float)((double)k * 0x1p-24 * 1.25 - 0.25);
         }
     }
 }

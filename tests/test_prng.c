@@ -66,11 +66,14 @@ Test(prng, distributions)
 
     gen_input(fv, N, DT_FLOAT32, DIST_WIDE, 3);
     int fractional = 0;
+    negative = 0;
     for (int i = 0; i < N; i++) {
-        cr_assert(fv[i] >= -1.0f && fv[i] < 1.0f);
+        cr_assert(fv[i] >= -0.25f && fv[i] < 1.0f);
         fractional += fv[i] != (float)(int)fv[i];
+        negative += fv[i] < 0;
     }
     cr_assert(fractional > N / 2, "wide float32 inputs are not integers");
+    cr_assert(negative > N / 10 && negative < N / 4, "a fifth of them negative (%d)", negative);
 }
 
 Test(prng, element_depends_only_on_its_index)

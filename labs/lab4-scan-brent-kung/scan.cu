@@ -67,11 +67,10 @@ __global__ void brent_kung_scan(const T *in, T *out, size_t n, int exclusive)
     /* TODO BEGIN 3: the distribution tree.  For stride = SECTION / 4, then
      * half of it each step, down to 1: __syncthreads(); index = (t + 1) * 2 *
      * stride - 1; if index + stride < SECTION, xy[index + stride] =
-     * op(xy[index], xy[index + stride]).  Then one more __syncthreads(). */
+     * op(xy[index], xy[index + stride]).  Then one more __syncthreads(), and
+     * store the thread's two elements, t and t + blockDim.x, with
+     * store_section<T, Op>(xy, out, start, j, n, exclusive). */
     /* TODO END 3 */
-
-    store_section<T, Op>(xy, out, start, t, n, exclusive);
-    store_section<T, Op>(xy, out, start, t + blockDim.x, n, exclusive);
 }
 
 /*
@@ -119,12 +118,11 @@ __global__ void three_phase_scan(const T *in, T *out, size_t n, int exclusive)
     /* TODO BEGIN 5: phase 2.  Scan the chunk totals (the last element of
      * each chunk) across the block: block_scan<T, Op>(totals, total of my
      * chunk).  Phase 3: every thread but the first combines the total of
-     * the chunks before it (totals[t - 1]) into each element of its chunk. */
+     * the chunks before it (totals[t - 1]) into each element of its chunk.
+     * Then __syncthreads() and store the section coalesced, as it was
+     * loaded: store_section<T, Op>(xy, out, start, k * blockDim.x + t, n,
+     * exclusive) for k = 0 .. COARSEN - 1. */
     /* TODO END 5 */
-    __syncthreads();
-
-    for (unsigned int k = 0; k < COARSEN; k++)
-        store_section<T, Op>(xy, out, start, k * blockDim.x + t, n, exclusive);
 }
 
 template <typename T, typename Op> static int run_brent_kung(const lab_problem *p)

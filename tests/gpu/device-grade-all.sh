@@ -9,7 +9,7 @@ mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
 labs=${LABS:-$(ls grader/suites | sed -n 's/\.suite$//p')}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-make -s -j8 solutions $labs >/dev/null || { echo "build failed"; exit 1; }
+make -s -j8 grader solutions $labs >/dev/null || { echo "build failed"; exit 1; }
 for lab in $labs; do
     dir=$(sed -n 's/^lab [^ ]* dir=\([^ ]*\).*/\1/p' grader/suites/$lab.suite)
     ./grade $lab --submission labs/$dir --no-speed >"$OUT/grade-$lab-skeleton.txt" 2>&1 &
