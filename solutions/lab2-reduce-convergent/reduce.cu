@@ -121,15 +121,15 @@ __global__ void reduce_coarsened(const T *in, T *out, size_t n)
     partial[t] = acc;
 
     /* TODO BEGIN 5: the block's tree, convergent as in TODO 2, from stride =
-     * blockDim.x / 2 down to 32 (one __syncthreads() before each step and
-     * one after the loop); then the first warp (t < 32) finishes with
-     * warp_reduce<T, Op>(partial[t]), and lane 0 does the atomic. */
+     * blockDim.x / 2 down to 32, a __syncthreads() before each step; then
+     * the first warp (t < 32) finishes with warp_reduce<T, Op>(partial[t]),
+     * and lane 0 does the atomic.  (No barrier is needed between the loop
+     * and the warp: thread t < 32 reads only partial[t], its own last write.) */
     for (unsigned int stride = blockDim.x / 2; stride >= 32; stride /= 2) {
         __syncthreads();
         if (t < stride)
             partial[t] = op(partial[t], partial[t + stride]);
     }
-    __syncthreads();
     if (t < 32) {
         T v = warp_reduce<T, Op>(partial[t]);
         if (t == 0)

@@ -1,0 +1,46 @@
+#!/bin/sh
+# missing-barrier.sh - every __syncthreads() in every reference solution is
+# needed, and the CPU emulator proves it: for each barrier in turn, a copy
+# of the solution without it must give a wrong result (or an emulator
+# diagnostic) under at least one of the schedules inorder, reverse, random.
+# Emulator only (a GPU may get lucky); SKIPPED elsewhere.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+if [ "$(make -s --no-print-directory print-backend 2>/dev/null)" != emu ] ||
+   ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
+    echo "missing-barrier: SKIPPED: needs the CPU emulator backend"
+    exit 0
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+make -s --no-print-directory emu-runtime build/emu/common/harness.o >/dev/null 2>&1
+fail=0
+for sol in solutions/lab*/*.cu; do
+    lab=$(basename "$(dirname "$sol")")
+    lines=$(grep -n '^ *__syncthreads();' "$sol" | cut -d: -f1) # statements, not comments
+    for line in $lines; do
+        dir=$tmp/$lab-$line
+        mkdir -p "$dir"
+        sed "${line}s/__syncthreads();/\/* barrier removed *\//" "$sol" >"$dir/$(basename "$sol")"
+        if ! make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/lab" >"$dir/build.log" 2>&1; then
+            echo "FAIL $lab line $line: does not build without the barrier"; fail=1; continue
+        fi
+        caught=""
+        for v in $("$dir/lab" --list | awk '/^  /{print $1}'); do
+            n=40000; [ "$v" = single-block ] && n=1000
+            for s in inorder reverse random:3; do
+                CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=10 "$dir/lab" --variant "$v" -n $n -r 0 -q \
+                    --timeout 20 >"$dir/run.log" 2>&1
+                rc=$?
+                [ $rc -ne 0 ] && { caught="$v under $s (exit $rc)"; break 2; }
+            done
+        done
+        if [ -n "$caught" ]; then
+            echo "ok   $lab line $line: caught: $caught"
+        else
+            echo "FAIL $lab line $line: removing this barrier went unnoticed"; fail=1
+        fi
+    done
+done
+exit $fail
