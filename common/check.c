@@ -38,8 +38,16 @@ int tol_depth(const char *spec, size_t n)
         spec = "log2n";
     if (strcmp(spec, "n") == 0)
         return n > 1 ? (int)(n - 1) : 1;
-    if (sscanf(spec, "chain:%lu%n", &v, &used) == 1 && v > 0 && spec[used] == '\0')
-        return ceil_log2(v) + (int)((n + v - 1) / v);
+    if (sscanf(spec, "chain:%lu%n", &v, &used) == 1 && v > 0) {
+        /* chain:E or chain:E+K */
+        const char *rest = spec + used;
+        if (*rest == '+' && sscanf(rest + 1, "%lu%n", &add, &used) == 1 && rest[1 + used] == '\0' &&
+            add < 1000)
+            rest = "";
+        if (*rest == '\0')
+            return ceil_log2(v) + (int)((n + v - 1) / v) + (int)add;
+        return -1;
+    }
     /* [M]log2n[+K]: M trees of depth ceil(log2 n), plus K more steps */
     const char *p = spec;
     if (sscanf(p, "%lu%n", &mult, &used) == 1) {

@@ -52,7 +52,8 @@ double gamma_k(int k);
  * Association depth from a suite's tolerance spec: "log2n" (a tree over n:
  * ceil(log2 n) + 1), "Mlog2n+K" (M such trees one after another, plus K
  * more steps), "chain:E" (trees over E elements whose results are combined
- * one after another: ceil(log2 E) + ceil(n / E)), "n" (any order: n - 1),
+ * one after another: ceil(log2 E) + ceil(n / E); "chain:E+K" adds K steps
+ * inside each piece), "n" (any order: n - 1),
  * or a plain number.  Returns -1 for a malformed spec.
  */
 int tol_depth(const char *spec, size_t n);

@@ -39,6 +39,7 @@ void cli_usage(FILE *f, const char *prog)
             "  -w, --warmup W       untimed runs before timing (default 3)\n"
             "      --timeout SEC    give up (exit 124) when a run takes longer (default 20)\n"
             "      --out PREFIX     write PREFIX.json (result) and PREFIX.bin (raw output)\n"
+            "      --verify R       R extra launches, each output compared with the first\n"
             "      --list           list the variants of this lab\n"
             "  -q, --quiet          print only the summary line\n"
             "  -h, --help           this text\n",
@@ -92,7 +93,7 @@ static int parse_int(const char *s, int max, int *out)
 }
 
 enum opt_id { O_HELP, O_SIZE, O_SEED, O_DTYPE, O_OP, O_DIST, O_VARIANT, O_EXCL, O_REPS,
-              O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET };
+              O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET, O_VERIFY };
 
 static const struct {
     const char *lng, *shrt;
@@ -106,6 +107,7 @@ static const struct {
     {"--reps", "-r", 1, O_REPS},       {"--warmup", "-w", 1, O_WARMUP},
     {"--timeout", NULL, 1, O_TIMEOUT}, {"--out", NULL, 1, O_OUT},
     {"--list", NULL, 0, O_LIST},       {"--quiet", "-q", 0, O_QUIET},
+    {"--verify", NULL, 1, O_VERIFY},
 };
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return CLI_ERROR; } while (0)
@@ -183,6 +185,9 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errlen)
             break;
         case O_LIST:
             o->list = 1;
+            break;
+        case O_VERIFY:
+            if (parse_int(v, 100000, &o->verify)) FAIL("bad verify count '%s': 0..100000", v);
             break;
         case O_QUIET:
             o->quiet = 1;

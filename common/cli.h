@@ -27,6 +27,7 @@ typedef struct {
     int warmup;
     double timeout_s;    /* a run (all repetitions) past this is a timeout */
     const char *out;     /* PREFIX for PREFIX.json / PREFIX.bin, or NULL */
+    int verify;          /* --verify R: R more launches, each output checked */
     int list;            /* --list: print the variants and exit */
     int quiet;
 } cli_opts;

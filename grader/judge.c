@@ -29,14 +29,28 @@ static int slurp(const char *path, char *buf, size_t size)
     return more ? -1 : 0;
 }
 
-/* The last meaningful lines of the run's log, on one line. */
+/* What a student should read from the run's log, on one line: from the
+ * first diagnostic (the emulator's, CUDA's, the watchdog's) if there is
+ * one, else the log's last lines. */
 static void log_excerpt(const char *log, char *out, size_t len)
 {
-    char tail[600];
-    read_tail(log, tail, sizeof tail);
+    static const char *const markers[] = {"cuemu: error", "CUDA error", "TIMEOUT:", "error:"};
+    char text[600], head[16384];
+    const char *from = NULL;
+    FILE *f = fopen(log, "rb");
+    size_t got = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f)
+        fclose(f);
+    head[got] = '\0';
+    for (size_t m = 0; m < sizeof markers / sizeof markers[0] && !from; m++)
+        from = strstr(head, markers[m]);
+    if (from)
+        snprintf(text, sizeof text, "%s", from);
+    else
+        read_tail(log, text, sizeof text);
     size_t o = 0;
-    for (char *p = tail; *p && o + 4 < len; p++)
-        out[o++] = *p == '\n' ? ' ' : *p;
+    for (char *p = text; *p && o + 4 < len; p++)
+        out[o++] = (*p == '\n' || (unsigned char)*p < 0x20) ? ' ' : *p;
     while (o > 0 && out[o - 1] == ' ')
         o--;
     out[o] = '\0';
@@ -118,7 +132,7 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
 
     char *argv[32];
     int a = 0;
-    argv[a++] = (char *)plan->binary;
+    argv[a++] = (char *)(c->schedule[0] && plan->emu_binary ? plan->emu_binary : plan->binary);
     argv[a++] = "--variant"; argv[a++] = (char *)c->variant;
     argv[a++] = "--size"; argv[a++] = n;
     argv[a++] = "--seed"; argv[a++] = seed;
@@ -137,7 +151,25 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
     char how[128], excerpt[700];
     memset(t, 0, sizeof *t);
     t->ms = t->gbps = t->copy_gbps = NAN;
+    /* An emulator schedule for this case only (the grader runs one child at
+     * a time, so setting its own environment is safe). */
+    char threads[16], stall[32];
+    snprintf(threads, sizeof threads, "%d", c->emu_threads);
+    /* the emulator's deadlock report (which names the blocks and where they
+     * wait) must come before the binary's own watchdog */
+    snprintf(stall, sizeof stall, "%g", plan->timeout_s / 2);
+    if (c->schedule[0]) {
+        setenv("CUEMU_SCHEDULE", c->schedule, 1);
+        if (c->emu_threads)
+            setenv("CUEMU_THREADS", threads, 1);
+        setenv("CUEMU_TIMEOUT", stall, 1);
+    }
     run_command(argv, log, plan->timeout_s + 10.0, &st);
+    if (c->schedule[0]) {
+        unsetenv("CUEMU_SCHEDULE");
+        unsetenv("CUEMU_THREADS");
+        unsetenv("CUEMU_TIMEOUT");
+    }
     describe_status(&st, how, sizeof how);
     log_excerpt(log, excerpt, sizeof excerpt);
 

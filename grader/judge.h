@@ -17,6 +17,7 @@ typedef struct {
     const char *work;    /* scratch folder for its output files */
     int reps, warmup;    /* passed through: reps >= 1 also repeats the run */
     double timeout_s;    /* the binary's own watchdog; the grader kills 10 s later */
+    const char *emu_binary; /* build for the CPU emulator, for cases with a schedule */
 } run_plan;
 
 /* Run case c as planned and fill t (verdict, detail, time). */

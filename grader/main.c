@@ -245,8 +245,8 @@ static void run_speed(grade_run *g, int k, const char *student, const char *ref,
     }
     for (int round = 0; round < 2; round++) {
         test_result t;
-        run_plan mine = {student, work, 50, 5, timeout};
-        run_plan theirs = {ref, work, 50, 5, timeout};
+        run_plan mine = {student, work, 50, 5, timeout, NULL};
+        run_plan theirs = {ref, work, 50, 5, timeout, NULL};
         judge_case(&mine, &c, &t);
         if (t.verdict != V_PASS) {
             r->verdict = t.verdict;
@@ -374,6 +374,28 @@ int main(int argc, char **argv)
         }
     }
 
+    /* Cases that name an emulator schedule run on a CPU-emulator build even
+     * on a GPU machine: a GPU's block order is not adversarial enough. */
+    char student_emu[700] = "";
+    int emu_unavailable = 0;
+    for (int c = 0; c < s.ncases && !g.build_failed && strcmp(g.backend, "gpu") == 0; c++) {
+        if (!s.cases[c].schedule[0])
+            continue;
+        char src[600];
+        snprintf(src, sizeof src, "%s/src", work);
+        snprintf(student_emu, sizeof student_emu, "%s/student-emu", work);
+        snprintf(log, sizeof log, "%s/build-emu.log", work);
+        if (build(src, student_emu, log, 1, 600)) {
+            char tail[600];
+            read_tail(log, tail, sizeof tail);
+            fprintf(stderr, "grade: the CPU-emulator build failed, so the emulator-schedule "
+                            "tests are skipped (instructor: check common/emu):\n%s\n", tail);
+            student_emu[0] = '\0';
+            emu_unavailable = 1;
+        }
+        break;
+    }
+
     /* Correctness: every case, each run twice (a second launch must give the
      * same answer: state reset, no race). */
     int is_emu = strcmp(g.backend, "emu") == 0;
@@ -400,7 +422,13 @@ int main(int argc, char **argv)
                      "not run: two earlier tests of variant %s timed out", s.cases[c].variant);
             continue;
         }
-        run_plan plan = {student, work, 1, 0, timeout};
+        if (s.cases[c].schedule[0] && emu_unavailable) {
+            t->verdict = V_SKIPPED;
+            t->ms = NAN;
+            snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
+            continue;
+        }
+        run_plan plan = {student, work, 1, 0, timeout, student_emu[0] ? student_emu : NULL};
         judge_case(&plan, &s.cases[c], t);
         read_device(&g);
         if (progress)

@@ -39,9 +39,11 @@ static void case_label(const suite_case *c, int index, char *buf, size_t len)
         snprintf(buf, len, "hidden test #%d", index + 1);
         return;
     }
-    snprintf(buf, len, "%s %s%s %s %s n=%zu seed=%llu", c->variant, c->exclusive ? "excl " : "",
-             dtype_name(c->dtype), op_name(c->op), dist_name(c->dist), c->n,
-             (unsigned long long)c->seed);
+    int used = snprintf(buf, len, "%s %s%s %s %s n=%zu seed=%llu", c->variant,
+                        c->exclusive ? "excl " : "", dtype_name(c->dtype), op_name(c->op),
+                        dist_name(c->dist), c->n, (unsigned long long)c->seed);
+    if (c->schedule[0] && used > 0 && (size_t)used < len)
+        snprintf(buf + used, len - (size_t)used, " [emu %s]", c->schedule);
 }
 
 void print_report(const grade_run *g, FILE *f)

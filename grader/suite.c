@@ -117,6 +117,30 @@ static int parse_double(const char *s, double *out)
     return (errno || end == s || *end || *out < 0) ? -1 : 0;
 }
 
+/* schedule=inorder|reverse|random[:SEED] and threads=N: an emulator run. */
+static int parse_schedule(const field *f, int nf, suite_case *k, char *err, size_t errlen)
+{
+    const char *s = get(f, nf, "schedule"), *t = get(f, nf, "threads");
+    if (s) {
+        unsigned long seed;
+        char tail;
+        if (strcmp(s, "inorder") && strcmp(s, "reverse") && strcmp(s, "random") &&
+            sscanf(s, "random:%lu%c", &seed, &tail) != 1)
+            return snprintf(err, errlen, "schedule is inorder, reverse or random[:SEED]"), -1;
+        if (strlen(s) >= sizeof k->schedule)
+            return snprintf(err, errlen, "schedule too long"), -1;
+        snprintf(k->schedule, sizeof k->schedule, "%s", s);
+    }
+    if (t) {
+        char *end;
+        long v = strtol(t, &end, 10);
+        if (*end || v < 1 || v > 64 || !s)
+            return snprintf(err, errlen, "threads=1..64, together with schedule="), -1;
+        k->emu_threads = (int)v;
+    }
+    return 0;
+}
+
 /* kind=reduce|scan|section-scan (default reduce); section=N for section scans. */
 static int parse_kind(const field *f, int nf, kind_t *kind, size_t *section, char *err,
                       size_t errlen)
@@ -195,6 +219,7 @@ static int parse_cases(suite *s, const field *f, int nf, char *err, size_t errle
         if (strcmp(modes[m], "exclusive") == 0) k->exclusive = 1;
         else if (strcmp(modes[m], "inclusive") != 0) FAIL("mode is inclusive or exclusive");
         k->emu_skip = emu_max && k->n > emu_max;
+        if (parse_schedule(f, nf, k, err, errlen)) return -1;
         if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
         s->ncases++;
     }

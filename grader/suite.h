@@ -38,6 +38,9 @@ typedef struct {
     int exclusive;
     char tol[32];           /* float association depth spec (check.h) */
     int emu_skip;           /* too large for the emulator: run only on a GPU */
+    char schedule[24];      /* run on the CPU emulator with this CUEMU_SCHEDULE, even
+                               where there is a GPU ("" = the machine's backend) */
+    int emu_threads;        /* CUEMU_THREADS for such a run (0 = emulator default) */
     visibility_t visibility;
 } suite_case;
 

@@ -26,6 +26,8 @@ Test(check, gamma_and_depth)
     cr_assert_eq(tol_depth("7", 100), 7);
     cr_assert_eq(tol_depth("2log2n+1", 1024), 2 * 10 + 1 + 1);
     cr_assert_eq(tol_depth("log2n+8", 1024), 10 + 1 + 8);
+    cr_assert_eq(tol_depth("chain:4096+26", 8192), 12 + 2 + 26);
+    cr_assert_eq(tol_depth("chain:4096+", 8192), -1);
     cr_assert_eq(tol_depth("chain:", 100), -1);
     cr_assert_eq(tol_depth("log2n+", 100), -1);
     cr_assert_eq(tol_depth("3log2", 100), -1);

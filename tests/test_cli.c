@@ -36,7 +36,7 @@ Test(cli, every_option)
     char err[256];
     int rc = PARSE(&o, err, "-n", "2^10+1", "--seed=9", "-t", "float32", "--op", "max", "-d",
                    "wide", "-v", "hierarchical", "-x", "-r", "0", "-w", "2", "--timeout", "1.5",
-                   "--out", "/tmp/x", "-q", "--list");
+                   "--out", "/tmp/x", "-q", "--list", "--verify", "100");
     cr_assert_eq(rc, CLI_OK, "%s", err);
     cr_assert_eq(o.n, 1025);
     cr_assert_eq(o.seed, 9);
@@ -49,6 +49,7 @@ Test(cli, every_option)
     cr_assert_eq(o.warmup, 2);
     cr_assert_float_eq(o.timeout_s, 1.5, 1e-12);
     cr_assert_str_eq(o.out, "/tmp/x");
+    cr_assert_eq(o.verify, 100);
 }
 
 Test(cli, help)

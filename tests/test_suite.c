@@ -31,7 +31,8 @@ Test(suite, expansion)
                        "cases group=g variant=v dtype=int32,float32 op=sum,max n=1,2^4+1,9 "
                        "seeds=1,2 kind=section-scan section=2^10 mode=inclusive,exclusive\n"
                        "group id=h points=5 visibility=hidden\n"
-                       "cases group=h variant=w n=2^20 emu_max=2^16 tol=chain:64\n"
+                       "cases group=h variant=w n=2^20 emu_max=2^16 tol=chain:64 "
+                       "schedule=reverse threads=2\n"
                        "speed group=g variant=v n=2^24 points=20 kind=scan mode=exclusive\n";
     cr_assert_eq(suite_parse(text, &s, err, sizeof err), 0, "%s", err);
     cr_assert_str_eq(s.lab, "lab9");
@@ -50,6 +51,9 @@ Test(suite, expansion)
     cr_assert_eq(last->visibility, VIS_HIDDEN, "cases inherit the group's visibility");
     cr_assert(last->emu_skip);
     cr_assert_str_eq(last->tol, "chain:64");
+    cr_assert_str_eq(last->schedule, "reverse");
+    cr_assert_eq(last->emu_threads, 2);
+    cr_assert_str_eq(s.cases[0].schedule, "", "no schedule: the machine's own backend");
     cr_assert_eq(s.nspeed, 1);
     cr_assert(s.speed[0].exclusive && s.speed[0].kind == KIND_SCAN);
     cr_assert_float_eq(s.speed[0].points, 20, 1e-12);
@@ -75,6 +79,10 @@ Test(suite, errors_name_the_line)
          "kind=section-scan\n", "section="},
         {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\nspeed group=g variant=v points=1\n",
          "speed needs n"},
+        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v n=1 "
+         "schedule=backwards\n", "schedule is"},
+        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v n=1 threads=2\n",
+         "together with schedule"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_assert_eq(suite_parse(bad[i].text, &s, err, sizeof err), -1, "accepted: %s", bad[i].text);
