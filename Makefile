@@ -78,6 +78,8 @@ ifeq ($(BACKEND),gpu)
 else
 	@test -n "$(EMU_NVCC)" || { \
 	  echo "error: no NVIDIA GPU here, and the CPU emulator (common/emu/emu.mk) is missing." >&2; exit 1; }
+	@# the emulator compiles with g++ through a Python driver: set them up if missing
+	@command -v g++ >/dev/null && command -v python3 >/dev/null || sh common/tools/deps.sh g++ python3
 endif
 
 # ---- host objects (plain C, shared by harness, grader and tests) ------------
