@@ -30,7 +30,8 @@ typedef struct {
     char submission[1024];
     const char *backend;     /* "gpu" or "emu" */
     char device[256];
-    int speed_graded;        /* 0 without a GPU */
+    int speed_graded;        /* 0 without a GPU or with --no-speed */
+    const char *no_speed_why; /* why not, for the report */
     char build_log[4096];    /* tail of the compiler output when the build failed */
     int build_failed;
     test_result tests[SUITE_MAX_CASES];

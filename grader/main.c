@@ -334,6 +334,7 @@ int main(int argc, char **argv)
         return GRADE_FAILURE;
     }
     g.speed_graded = strcmp(g.backend, "gpu") == 0 && !o.no_speed;
+    g.no_speed_why = o.no_speed ? "--no-speed" : "no GPU";
     double timeout = o.timeout > 0 ? o.timeout : strcmp(g.backend, "gpu") == 0 ? 30 : 120;
     if (o.nsubmissions == 0)
         snprintf(g.submission, sizeof g.submission, "labs/%s/", s.dir);

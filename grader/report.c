@@ -95,8 +95,10 @@ void print_report(const grade_run *g, FILE *f)
             fprintf(f, "  %s\n", r->detail);
         fprintf(f, "  -> %.1f / %.1f points\n", r->points, sp->points);
     }
-    fprintf(f, "\nTOTAL %.1f / %.1f%s   (%.0f s)\n", g->total, g->max_total,
-            g->speed_graded ? "" : "   (speed not graded: no GPU)", g->seconds);
+    fprintf(f, "\nTOTAL %.1f / %.1f", g->total, g->max_total);
+    if (!g->speed_graded)
+        fprintf(f, "   (speed not graded: %s)", g->no_speed_why ? g->no_speed_why : "no GPU");
+    fprintf(f, "   (%.0f s)\n", g->seconds);
 }
 
 static const char *vis_name(visibility_t v)
