@@ -52,6 +52,7 @@ def main():
     ax1.hist(totals, bins=bins, color="#4878a8", edgecolor="white")
     ax1.set_xlabel("total (out of %g)" % top)
     ax1.set_ylabel("students")
+    ax1.yaxis.get_major_locator().set_params(integer=True)
     mean = sum(totals) / len(totals) if totals else 0
     ax1.axvline(mean, color="#c04040", linestyle="--", label="mean %.1f" % mean)
     ax1.legend()
@@ -67,9 +68,9 @@ def main():
         vals = [float(r[g]) for r in used if r.get(g) not in (None, "")]
         if not vals:
             continue
-        best = max(vals) or 1.0
+        best = max(vals)
         names.append(g if len(g) <= 28 else g[:26] + "..")
-        means.append(sum(vals) / len(vals) / best)
+        means.append(sum(vals) / len(vals) / (best or 1.0))
         labels.append("%.1f / %g" % (sum(vals) / len(vals), best))
     ax2.barh(range(len(names)), means, color="#58a868")
     ax2.set_yticks(range(len(names)))
