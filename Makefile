@@ -53,8 +53,8 @@ HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
 
 LABS     := $(sort $(foreach d,$(wildcard labs/lab*-*),$(firstword $(subst -, ,$(notdir $(d))))))
 
-.PHONY: help all solutions test deps deps-check clean backend-check bin grader $(LABS) \
-        test-unit test-compile test-labs print-backend
+.PHONY: help all solutions test deps deps-check clean backend-check bin grader batch $(LABS) \
+        test-unit test-compile test-labs print-backend prebuild
 .DEFAULT_GOAL := help
 
 help:
@@ -62,6 +62,7 @@ help:
 	@echo "  make labN            build your copy of lab N (labs/labN-*/) into $(OUT)/labN"
 	@echo "  make solutions       build every reference solution into $(OUT)/ref/"
 	@echo "  make grader          build the grader ($(BUILD)/grader); ./grade does it for you"
+	@echo "  make batch           build the batch driver (./grade --batch DIR labN)"
 	@echo "  make test            run the kit's own tests (unit tests, compile checks, emulator)"
 	@echo "  make deps            install missing packages (apt-get; root or sudo)"
 	@echo "  make clean           remove $(BUILD)/"
@@ -116,6 +117,9 @@ bin: $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
 print-backend:
 	@echo $(BACKEND)
 
+# What every lab binary links, built ahead of students' sandboxed builds.
+prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(if $(filter emu,$(BACKEND)),emu-runtime)
+
 # ---- grader --------------------------------------------------------------------
 GRADER_SRCS := $(wildcard grader/*.c)
 GRADER_OBJS := $(patsubst grader/%.c,$(BUILD)/host/grader-obj/%.o,$(GRADER_SRCS))
@@ -131,6 +135,13 @@ $(BUILD)/grader: $(GRADER_OBJS) $(HOST_OBJS)
 	$(CC) -o $@.tmp$$$$ $^ -lm && mv -f $@.tmp$$$$ $@
 
 grader: $(BUILD)/grader
+
+# The batch driver (./grade --batch): one grader process per student.
+BATCH_SRCS := $(wildcard grader/batch/*.c)
+$(BUILD)/batch: $(BATCH_SRCS) $(wildcard grader/batch/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I grader -o $@.tmp$$$$ $(BATCH_SRCS) -lm && mv -f $@.tmp$$$$ $@
+batch: $(BUILD)/batch
 
 # ---- the kit's own tests ---------------------------------------------------------
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -184,6 +195,7 @@ else
 endif
 	@sh tests/bad-submissions.sh
 	@sh tests/missing-barrier.sh
+	@sh tests/batch/run.sh
 
 deps:
 	@sh common/tools/deps.sh $(DEPS)

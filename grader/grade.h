@@ -34,6 +34,7 @@ typedef struct {
     const char *no_speed_why; /* why not, for the report */
     char build_log[4096];    /* tail of the compiler output when the build failed */
     int build_failed;
+    char forbidden[512];     /* why the submission was refused, or "" */
     test_result tests[SUITE_MAX_CASES];
     speed_result speed[SUITE_MAX_SPEED];
     double group_points[SUITE_MAX_GROUPS];

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "prng.h"
 #include "run.h"
+#include "sandbox.h"
 
 /* Read a whole small file (the JSON result) into buf; -1 if absent/too big. */
 static int slurp(const char *path, char *buf, size_t size)
@@ -164,7 +165,14 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
             setenv("CUEMU_THREADS", threads, 1);
         setenv("CUEMU_TIMEOUT", stall, 1);
     }
-    run_command(argv, log, plan->timeout_s + 10.0, &st);
+    /* The run may write its result (two copies of the output) and a log:
+     * a little more than that, and no more. */
+    sandbox sb;
+    if (plan->sandbox) {
+        sb = *plan->sandbox;
+        sb.max_file = 3ULL * (out_len_for(c->kind, c->n) + GUARD_ELEMS) * 4 + (16ULL << 20);
+    }
+    run_sandboxed(argv, log, plan->timeout_s + 10.0, plan->sandbox ? &sb : NULL, &st);
     if (c->schedule[0]) {
         unsetenv("CUEMU_SCHEDULE");
         unsetenv("CUEMU_THREADS");

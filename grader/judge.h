@@ -18,6 +18,7 @@ typedef struct {
     int reps, warmup;    /* passed through: reps >= 1 also repeats the run */
     double timeout_s;    /* the binary's own watchdog; the grader kills 10 s later */
     const char *emu_binary; /* build for the CPU emulator, for cases with a schedule */
+    const struct sandbox_s *sandbox; /* limits for the run, or NULL */
 } run_plan;
 
 /* Run case c as planned and fill t (verdict, detail, time). */

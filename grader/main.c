@@ -22,6 +22,8 @@
 #include "judge.h"
 #include "json.h"
 #include "run.h"
+#include "forbid.h"
+#include "sandbox.h"
 
 enum { GRADE_OK = 0, GRADE_USAGE = 2, GRADE_FAILURE = 3 };
 
@@ -166,8 +168,30 @@ static int collect_submission(const suite *s, const grade_opts *o, char *msg, si
     return missing;
 }
 
-/* make -C top bin SRC_DIR=dir BIN=bin, with a limit; 0 when it built. */
-static int build(const char *src_dir, const char *bin, const char *log, int emu, double limit)
+/* Look for forbidden shortcuts in every collected file; 1 (reason in why)
+ * when one is found. */
+static int scan_forbidden(const suite *s, char *why, size_t len)
+{
+    for (int f = 0; f < s->nfiles; f++) {
+        char path[800];
+        snprintf(path, sizeof path, "%s/src/%s", work, s->files[f]);
+        FILE *in = fopen(path, "rb");
+        if (!in)
+            continue;
+        static char text[1 << 20];
+        size_t got = fread(text, 1, sizeof text - 1, in);
+        fclose(in);
+        text[got] = '\0';
+        if (forbid_scan(s->files[f], text, s->forbid, why, len))
+            return 1;
+    }
+    return 0;
+}
+
+/* make -C top bin SRC_DIR=dir BIN=bin, with a limit (and, for a student's
+ * code, in the sandbox); 0 when it built. */
+static int build(const char *src_dir, const char *bin, const char *log, int emu, double limit,
+                 const sandbox *sb)
 {
     char a_src[700], a_bin[700];
     snprintf(a_src, sizeof a_src, "SRC_DIR=%s", src_dir);
@@ -175,8 +199,25 @@ static int build(const char *src_dir, const char *bin, const char *log, int emu,
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "bin", a_src,
                     a_bin, emu ? "EMU=1" : NULL, NULL};
     run_status st;
-    run_command(argv, log, limit, &st);
+    run_sandboxed(argv, log, limit, sb, &st);
     return st.exited && st.code == 0 ? 0 : -1;
+}
+
+/* Build what every lab binary links (harness objects, the emulator's
+ * runtime) as the grader's own user, before students' builds run in the
+ * sandbox, which may not write into the kit. */
+static int prebuild(int emu, char *why, size_t len)
+{
+    char log[600];
+    snprintf(log, sizeof log, "%s/prebuild.log", work);
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
+                    emu ? "EMU=1" : NULL, NULL};
+    run_status st;
+    run_command(argv, log, 900, &st);
+    if (st.exited && st.code == 0)
+        return 0;
+    read_tail(log, why, len);
+    return -1;
 }
 
 /* Ask the Makefile which backend it picks (gpu or emu) and whether that
@@ -216,7 +257,8 @@ static void read_device(grade_run *g)
 }
 
 /* Best (lowest) median of two alternating rounds, student and reference. */
-static void run_speed(grade_run *g, int k, const char *student, const char *ref, double timeout)
+static void run_speed(grade_run *g, int k, const char *student, const char *ref, double timeout,
+                      const sandbox *sb)
 {
     const suite *s = g->s;
     const suite_speed *sp = &s->speed[k];
@@ -245,8 +287,8 @@ static void run_speed(grade_run *g, int k, const char *student, const char *ref,
     }
     for (int round = 0; round < 2; round++) {
         test_result t;
-        run_plan mine = {student, work, 50, 5, timeout, NULL};
-        run_plan theirs = {ref, work, 50, 5, timeout, NULL};
+        run_plan mine = {student, work, 50, 5, timeout, NULL, sb};
+        run_plan theirs = {ref, work, 50, 5, timeout, NULL, sb};
         judge_case(&mine, &c, &t);
         if (t.verdict != V_PASS) {
             r->verdict = t.verdict;
@@ -345,6 +387,26 @@ int main(int argc, char **argv)
                      o.submissions[i]);
         }
 
+    /* The sandbox students' builds and runs get; as root, also another user. */
+    static sandbox sb;
+    char why[400];
+    sandbox_defaults(&sb, work);
+    if (geteuid() == 0) {
+        if (sandbox_pick_user(top, &sb.uid, &sb.gid, why, sizeof why) == 0)
+            sandbox_hand_over(work, sb.uid, sb.gid);
+        else
+            fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
+    }
+    int needs_emu = 0;
+    for (int c = 0; c < s.ncases; c++)
+        needs_emu |= s.cases[c].schedule[0] != 0;
+    if (prebuild(o.emu, why, sizeof why) ||
+        (needs_emu && strcmp(g.backend, "gpu") == 0 && prebuild(1, why, sizeof why))) {
+        fprintf(stderr, "grade: the kit's own parts did not build:\n%s\n", why);
+        remove_tree(work);
+        return GRADE_FAILURE;
+    }
+
     /* Build the submission; a build failure is a score of 0, not an error. */
     printf("grade: building %s for the %s...\n", g.submission,
            strcmp(g.backend, "gpu") == 0 ? "GPU" : "CPU emulator");
@@ -353,10 +415,14 @@ int main(int argc, char **argv)
     snprintf(log, sizeof log, "%s/build.log", work);
     if (collect_submission(&s, &o, g.build_log, sizeof g.build_log)) {
         g.build_failed = 1;
+    } else if (scan_forbidden(&s, g.forbidden, sizeof g.forbidden)) {
+        g.build_failed = 1; /* nothing of it is built or run */
     } else {
         char src[600];
         snprintf(src, sizeof src, "%s/src", work);
-        if (build(src, student, log, o.emu, 600)) {
+        if (sb.uid >= 0)
+            sandbox_hand_over(work, sb.uid, sb.gid); /* the copied sources too */
+        if (build(src, student, log, o.emu, 600, &sb)) {
             g.build_failed = 1;
             read_tail(log, g.build_log, sizeof g.build_log);
         }
@@ -367,7 +433,7 @@ int main(int argc, char **argv)
         snprintf(refsrc, sizeof refsrc, "%s/solutions/%s", top, s.dir);
         snprintf(ref, sizeof ref, "%s/reference", work);
         snprintf(log, sizeof log, "%s/build-ref.log", work);
-        if (build(refsrc, ref, log, o.emu, 600)) {
+        if (build(refsrc, ref, log, o.emu, 600, NULL)) {
             read_tail(log, err, sizeof err);
             fprintf(stderr, "grade: the reference solution did not build:\n%s\n", err);
             if (!o.keep) remove_tree(work);
@@ -386,7 +452,7 @@ int main(int argc, char **argv)
         snprintf(src, sizeof src, "%s/src", work);
         snprintf(student_emu, sizeof student_emu, "%s/student-emu", work);
         snprintf(log, sizeof log, "%s/build-emu.log", work);
-        if (build(src, student_emu, log, 1, 600)) {
+        if (build(src, student_emu, log, 1, 600, &sb)) {
             char tail[600];
             read_tail(log, tail, sizeof tail);
             fprintf(stderr, "grade: the CPU-emulator build failed, so the emulator-schedule "
@@ -404,7 +470,7 @@ int main(int argc, char **argv)
     for (int c = 0; c < s.ncases; c++) {
         test_result *t = &g.tests[c];
         if (g.build_failed) {
-            t->verdict = V_BUILD_FAILED;
+            t->verdict = g.forbidden[0] ? V_FORBIDDEN : V_BUILD_FAILED;
             t->ms = NAN;
             continue;
         }
@@ -429,7 +495,7 @@ int main(int argc, char **argv)
             snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
             continue;
         }
-        run_plan plan = {student, work, 1, 0, timeout, student_emu[0] ? student_emu : NULL};
+        run_plan plan = {student, work, 1, 0, timeout, student_emu[0] ? student_emu : NULL, &sb};
         judge_case(&plan, &s.cases[c], t);
         read_device(&g);
         if (progress)
@@ -443,12 +509,13 @@ int main(int argc, char **argv)
         if (!g.speed_graded || g.build_failed) {
             g.speed[k].verdict = V_SKIPPED;
             snprintf(g.speed[k].detail, sizeof g.speed[k].detail, "%s",
-                     g.build_failed ? "not timed: build failed"
+                     g.forbidden[0]  ? "not timed: forbidden shortcut"
+                     : g.build_failed ? "not timed: build failed"
                      : o.no_speed   ? "not timed (--no-speed)"
                                     : "speed not graded: no GPU (CPU emulator)");
             continue;
         }
-        run_speed(&g, k, student, ref, timeout);
+        run_speed(&g, k, student, ref, timeout, &sb);
     }
     tally(&g);
     g.seconds = now_s() - start;

@@ -52,10 +52,11 @@ void print_report(const grade_run *g, FILE *f)
     fprintf(f, "\n%s (%s): grading %s\n", s->lab, s->dir, g->submission);
     fprintf(f, "backend: %s%s%s\n", strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator",
             g->device[0] ? ", " : "", g->device);
-    if (g->build_failed) {
+    if (g->forbidden[0])
+        fprintf(f, "\nFORBIDDEN: %s; every test scores 0.\n", g->forbidden);
+    else if (g->build_failed)
         fprintf(f, "\nBUILD FAILED: your code did not compile; every test scores 0.\n%s\n",
                 g->build_log);
-    }
     for (int i = 0; i < s->ngroups; i++) {
         const suite_group *gr = &s->groups[i];
         int shown_fail = 0;
@@ -118,7 +119,9 @@ int write_results_json(const grade_run *g, const char *path)
     jw_object(&w, NULL);
     jw_number(&w, "score", g->total);
     jw_number(&w, "execution_time", g->seconds);
-    if (g->build_failed)
+    if (g->forbidden[0])
+        jw_string(&w, "output", g->forbidden);
+    else if (g->build_failed)
         jw_string(&w, "output", g->build_log);
     jw_array(&w, "tests");
     for (int i = 0; i < s->ngroups; i++) {

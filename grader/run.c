@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "run.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +28,33 @@ static double now_s(void)
 
 int run_command(char *const argv[], const char *log_path, double timeout_s, run_status *st)
 {
+    return run_sandboxed(argv, log_path, timeout_s, NULL, st);
+}
+
+/* Kill what is left of process group `pgid` and reap it.  The grader is a
+ * child subreaper, so the group's orphans (a forked child whose parent
+ * has exited) are reparented to it and reaped here, instead of lingering
+ * as zombies that count against the sandbox user's process limit. */
+static void reap_group(pid_t pgid)
+{
+    kill(-pgid, SIGKILL);
+    for (int tries = 0; tries < 500; tries++) { /* at most ~5 s */
+        pid_t r = waitpid(-pgid, NULL, WNOHANG);
+        if (r < 0 && errno == ECHILD)
+            return; /* nobody of that group is left */
+        if (r == 0) {
+            struct timespec nap = {0, 10 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+}
+
+int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
+                  const struct sandbox_s *sb, run_status *st)
+{
+    static int subreaper;
+    if (!subreaper)
+        subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 1 : -1;
     memset(st, 0, sizeof *st);
     double start = now_s();
     pid_t pid = fork();
@@ -46,6 +75,11 @@ int run_command(char *const argv[], const char *log_path, double timeout_s, run_
         if (devnull >= 0) {
             dup2(devnull, STDIN_FILENO);
             close(devnull);
+        }
+        char why[256];
+        if (sb && sandbox_enter(sb, why, sizeof why) != 0) {
+            fprintf(stderr, "grader sandbox: %s\n", why);
+            _exit(126);
         }
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
@@ -73,7 +107,7 @@ int run_command(char *const argv[], const char *log_path, double timeout_s, run_
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
-    kill(-pid, SIGKILL); /* leftovers of the group (a forked child) */
+    reap_group(pid); /* leftovers of the group (a forked child) */
     st->seconds = now_s() - start;
     if (!st->timed_out) {
         if (WIFEXITED(status)) {

@@ -24,6 +24,13 @@ typedef struct {
  */
 int run_command(char *const argv[], const char *log_path, double timeout_s, run_status *st);
 
+/* The same, inside a sandbox (sandbox.h); sb may be NULL (no sandbox).  A
+ * sandbox the child cannot enter ends it with exit status 126 and the
+ * reason in the log. */
+struct sandbox_s;
+int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
+                  const struct sandbox_s *sb, run_status *st);
+
 /* Last `max` bytes of a file (NUL-terminated), for showing a log's end. */
 void read_tail(const char *path, char *buf, size_t max);
 

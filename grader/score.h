@@ -21,6 +21,7 @@ typedef enum {
     V_EMU_ERROR,     /* the CPU emulator stopped it (bounds, barrier, deadlock) */
     V_NO_RESULT,     /* exited without a readable result */
     V_BUILD_FAILED,
+    V_FORBIDDEN,     /* the submission uses a forbidden shortcut (forbid.h) */
     V_SKIPPED,       /* not run here (too large for the emulator; speed without a GPU) */
     V_COUNT
 } verdict_t;

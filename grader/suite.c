@@ -249,7 +249,9 @@ static int parse_speed(suite *s, const field *f, int nf, char *err, size_t errle
 
 static int parse_lab(suite *s, const char *name, const field *f, int nf, char *err, size_t errlen)
 {
-    const char *dir = get(f, nf, "dir"), *files = get(f, nf, "files");
+    const char *dir = get(f, nf, "dir"), *files = get(f, nf, "files"), *forbid = get(f, nf, "forbid");
+    if (forbid && strlen(forbid) >= sizeof s->forbid) FAIL("forbid list too long");
+    snprintf(s->forbid, sizeof s->forbid, "%s", forbid ? forbid : "");
     static char items[MAX_LIST][48];
     if (!name || strlen(name) >= sizeof s->lab) FAIL("lab needs a name: lab lab1 dir=... files=...");
     if (!dir || !*dir || strlen(dir) >= sizeof s->dir) FAIL("lab needs dir=FOLDER");

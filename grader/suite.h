@@ -61,6 +61,7 @@ typedef struct {
     char lab[16];           /* "lab1" */
     char dir[64];           /* "lab1-reduce-naive" */
     char files[8][64];      /* the files a submission provides */
+    char forbid[256];       /* extra forbidden words, comma-separated (forbid.h) */
     int nfiles;
     suite_group groups[SUITE_MAX_GROUPS];
     int ngroups;

@@ -1,8 +1,10 @@
 #!/bin/sh
-# bad-submissions.sh - broken variants of lab 1's solution, made by small
-# edits at test time (so they follow the solution as it changes), each
-# graded by ./grade and expected to get a specific verdict, never a hang
-# or a pass.  Runs on this machine's backend; SKIPPED where there is none.
+# bad-submissions.sh - broken, hostile or cheating variants of the reference
+# solutions, made by small edits at test time (so they follow the solutions
+# as they change), each graded by ./grade: each must get its verdict, a
+# clear message and the right score, and none may hang the grader or leave
+# processes behind.  Runs on this machine's backend; SKIPPED where there is
+# none.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -11,37 +13,75 @@ if ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
     exit 0
 fi
 tmp=$(mktemp -d) || exit 1
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-# name | lab | sed expression applied to its solution | text the report must contain
-while IFS='|' read -r name lab edit expect; do
+# The score a report's results.json gives, and its correctness maximum.
+score() {
+    python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+print(r["score"], sum(t["max_score"] for t in r["tests"] if not t["name"].startswith("Speed")))' "$1"
+}
+
+# name | lab | sed expression applied to its solution | text the report must contain | score
+# score: zero (nothing), partial (more than 0, less than full correctness), notfull (less
+# than full), full (all correctness points: the harmful part was contained), any (the
+# forks cost it time, so some tests may time out: what matters is that grading finished,
+# the report explains and no process is left behind)
+# (in the expected text, ';' separates alternatives)
+while IFS='|' read -r name lab edit expect want; do
     [ -n "$name" ] || continue
     sol=$(ls solutions/$lab-*/*.cu)
     mkdir -p "$tmp/$name"
     sed "$edit" "$sol" >"$tmp/$name/$(basename "$sol")"
     if cmp -s "$sol" "$tmp/$name/$(basename "$sol")"; then
-        echo "FAIL $name: the edit '$edit' changed nothing (solution changed?)"; fail=1; continue
+        echo "FAIL $name: the edit changed nothing (solution changed?)"; fail=1; continue
     fi
-    ./grade $lab --submission "$tmp/$name" --no-speed --timeout 10 >"$tmp/$name.log" 2>&1
+    if [ "$name" = extra-files ]; then # a submission that also "fixes" the kit
+        mkdir -p "$tmp/$name/common" "$tmp/$name/grader/suites"
+        echo 'int main(void) { return 0; }' >"$tmp/$name/common/harness.cu"
+        echo 'all:; @echo pwned' >"$tmp/$name/Makefile"
+        echo 'lab lab1 dir=x files=reduce.cu' >"$tmp/$name/grader/suites/lab1.suite"
+    fi
+    chmod -R a+rX "$tmp/$name"
+    ./grade $lab --submission "$tmp/$name" --no-speed --timeout 10 --json "$tmp/$name.json" \
+        >"$tmp/$name.log" 2>&1
     rc=$?
+    set -- $(score "$tmp/$name.json" 2>/dev/null || echo "none none")
+    got=$1 max=$2
+    case "$want" in
+        zero) ok=$(python3 -c "print(int($got == 0))" 2>/dev/null) ;;
+        partial) ok=$(python3 -c "print(int(0 < $got < $max))" 2>/dev/null) ;;
+        full) ok=$(python3 -c "print(int($got == $max))" 2>/dev/null) ;;
+        notfull) ok=$(python3 -c "print(int($got < $max))" 2>/dev/null) ;;
+        any) ok=1 ;; # what counts: the grader finished, said why, left nothing behind
+    esac
     if [ $rc -ne 0 ]; then
         echo "FAIL $name: ./grade exited $rc"; tail -5 "$tmp/$name.log"; fail=1
-    elif ! grep -q -- "$expect" "$tmp/$name.log"; then
+    elif ! grep -q -- "$(echo "$expect" | sed 's/;/\\|/g')" "$tmp/$name.log"; then
         echo "FAIL $name: expected '$expect' in the report"; tail -30 "$tmp/$name.log"; fail=1
-    elif grep -q "TOTAL 80.0 / 80.0\|TOTAL 100.0 / 100.0" "$tmp/$name.log"; then
-        echo "FAIL $name: full marks for a broken submission"; fail=1
+    elif [ "${ok:-0}" != 1 ]; then
+        echo "FAIL $name: score $got of $max correctness points, expected $want"; fail=1
+    elif left=$(ps -e -o pid=,stat=,args= | awk '$2 !~ /^Z/ && / \/tmp\/grade\.[^ ]*\/student /') &&
+         [ -n "$left" ]; then
+        echo "FAIL $name: processes left behind: $left" | head -3; fail=1
     else
-        echo "ok   $name -> $expect"
+        echo "ok   $name -> $expect ($got of $max)"
     fi
 done <<'CASES'
-compile-error|lab1|s/const Op op;/const Op op; this is not C++;/|BUILD FAILED
-hang|lab1|s/stride \*= 2)/stride *= 1)/|TIMEOUT
-out-of-bounds|lab1|s/\*out = partial\[0\];/out[3] = partial[0];/|OUT-OF-BOUNDS
-host-crash|lab1|s/const T identity = Op::identity();/const T identity = Op::identity(); *(volatile int *)0 = 1;/|CRASH
-no-identity-init|lab1|/CUDA_CHECK(cudaMemcpy(out, \&identity/d|WRONG  *hierarchical int32 sum
-zero-padding|lab1|s/: Op::identity();/: T(0);/|WRONG
-blockidx-order|lab6|s/ticket = atomicAdd(next_tile, 1u);/ticket = blockIdx.x;/|EMU-ERROR  *chained int32 sum small n=300007 seed=3 \[emu reverse\]
-no-state-reset|lab6|s/CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, 0));//|EMU-ERROR\|RACE\|WRONG
+compile-error|lab1|s/const Op op;/const Op op; this is not C++;/|BUILD FAILED|zero
+hang|lab1|s/stride \*= 2)/stride *= 1)/|TIMEOUT|partial
+out-of-bounds|lab1|s/\*out = partial\[0\];/out[3] = partial[0];/|OUT-OF-BOUNDS|partial
+host-crash|lab1|s/const T identity = Op::identity();/const T identity = Op::identity(); *(volatile int *)0 = 1;/|CRASH|partial
+no-identity-init|lab1|/CUDA_CHECK(cudaMemcpy(out, \&identity/d|WRONG  *hierarchical int32 sum|partial
+zero-padding|lab1|s/: Op::identity();/: T(0);/|WRONG|partial
+fake-verdict|lab1|s/\*out = partial\[0\];/*out = op(partial[0], (T)1); printf("self-check PASS\\nTOTAL 100.0 \/ 100.0\\n");/|WRONG|partial
+forbidden-cub|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <cub\/cub.cuh>/|FORBIDDEN|zero
+huge-file|lab1|s/const T identity = Op::identity();/const T identity = Op::identity(); { static char mb[1 << 20]; FILE *junk = fopen("junk", "w"); for (int i = 0; junk \&\& i < 100000; i++) fwrite(mb, 1, sizeof mb, junk); }/|File size limit exceeded|partial
+fork-bomb|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <unistd.h>/; s/const T identity = Op::identity();/const T identity = Op::identity(); { static int once; for (int i = 0; p->n == 65537 \&\& !once \&\& i < 3000; i++) if (fork() == 0) { sleep(60); _exit(0); } once = 1; }/|PASS|any
+extra-files|lab1|s/^#include "lab.h"/#include "lab.h" \/\/ this copy also ships its own harness, Makefile and suite/|PASS|full
+blockidx-order|lab6|s/ticket = atomicAdd(next_tile, 1u);/ticket = blockIdx.x;/|EMU-ERROR  *chained int32 sum small n=300007 seed=3 \[emu reverse\]|partial
+no-state-reset|lab6|s/CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, 0));//|EMU-ERROR;RACE;WRONG|notfull
 CASES
 exit $fail

@@ -1,0 +1,130 @@
+/*
+ * sandbox.c - see sandbox.h.  Everything here runs in a forked child that
+ * is about to exec, so it may change its own environment and identity
+ * freely; a failure to isolate the network is tolerated (not every system
+ * permits it), a failure to drop privileges is not.
+ */
+#define _GNU_SOURCE
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Variables a build or a run legitimately needs; everything else is dropped. */
+static const char *const keep[] = {
+    "PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH",
+    "CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT", "CUEMU_CXX", "CUEMU_CC", "NVCC",
+};
+
+void sandbox_defaults(sandbox *sb, const char *home)
+{
+    memset(sb, 0, sizeof *sb);
+    sb->home = home;
+    sb->max_file = 4ULL << 30;
+    sb->max_procs = 4096;
+    sb->uid = sb->gid = -1;
+    sb->isolate_net = 1;
+}
+
+int sandbox_pick_user(const char *top, int *uid, int *gid, char *why, size_t len)
+{
+    struct passwd *pw = getpwnam("nobody");
+    char makefile[4096];
+    if (geteuid() != 0)
+        return snprintf(why, len, "not running as root"), -1;
+    if (!pw)
+        return snprintf(why, len, "no 'nobody' account"), -1;
+    /* Can nobody read the kit?  Ask a child that has become nobody. */
+    snprintf(makefile, sizeof makefile, "%s/Makefile", top);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgroups(0, NULL) || setgid(pw->pw_gid) || setuid(pw->pw_uid))
+            _exit(2);
+        _exit(access(makefile, R_OK) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+        return snprintf(why, len, "user nobody cannot read %s", makefile), -1;
+    *uid = (int)pw->pw_uid;
+    *gid = (int)pw->pw_gid;
+    return 0;
+}
+
+static int set_limit(int resource, unsigned long long value)
+{
+    struct rlimit r = {(rlim_t)value, (rlim_t)value};
+    return setrlimit(resource, &r);
+}
+
+int sandbox_enter(const sandbox *sb, char *why, size_t len)
+{
+    /* 1. Environment: an allowlist, then HOME and TMPDIR in the scratch folder. */
+    char *saved[sizeof keep / sizeof keep[0]];
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        const char *v = getenv(keep[i]);
+        saved[i] = v ? strdup(v) : NULL;
+    }
+    clearenv();
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
+        if (saved[i])
+            setenv(keep[i], saved[i], 1);
+    if (!getenv("PATH"))
+        setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+    setenv("LANG", "C", 1);
+    if (sb->home) {
+        setenv("HOME", sb->home, 1);
+        setenv("TMPDIR", sb->home, 1);
+    }
+
+    /* 2. Limits: no core dumps, bounded files (stdout/stderr are files too)
+     * and processes; a fork bomb stops at max_procs and is killed with its
+     * process group at the time limit. */
+    /* (RLIMIT_NPROC counts every process and thread of the user, so it is
+     * only meaningful for the sandbox's own user: on a student's laptop
+     * the desktop's threads would count against it.) */
+    if (set_limit(RLIMIT_CORE, 0) ||
+        (sb->max_file && set_limit(RLIMIT_FSIZE, sb->max_file)) ||
+        (sb->max_procs && sb->uid >= 0 && set_limit(RLIMIT_NPROC, sb->max_procs)))
+        return snprintf(why, len, "setrlimit: %s", strerror(errno)), -1;
+    if (sb->home && chdir(sb->home) != 0) /* files it writes land in the scratch folder */
+        return snprintf(why, len, "chdir %s: %s", sb->home, strerror(errno)), -1;
+
+    /* 3. No network, where permitted (root, or a kernel allowing it). */
+    if (sb->isolate_net)
+        (void)unshare(CLONE_NEWNET);
+
+    /* 4. Identity last: after it, nothing above could be undone. */
+    if (sb->uid >= 0) {
+        if (setgroups(0, NULL) || setgid((gid_t)sb->gid) || setuid((uid_t)sb->uid))
+            return snprintf(why, len, "cannot switch to uid %d: %s", sb->uid, strerror(errno)), -1;
+        if (setuid(0) == 0)
+            return snprintf(why, len, "privileges could be regained"), -1;
+        setenv("USER", "nobody", 1);
+    }
+    return 0;
+}
+
+static int hand_uid, hand_gid;
+static int chown_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return lchown(path, (uid_t)hand_uid, (gid_t)hand_gid) ? -1 : 0;
+}
+
+int sandbox_hand_over(const char *dir, int uid, int gid)
+{
+    hand_uid = uid;
+    hand_gid = gid;
+    return nftw(dir, chown_one, 16, FTW_PHYS);
+}

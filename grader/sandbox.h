@@ -1,0 +1,43 @@
+/*
+ * sandbox.h - what a student's build and run may do.  Applied in the child
+ * process just before exec: a cleared environment, resource limits, a
+ * private network namespace where the system allows one, and an
+ * unprivileged user when the grader runs as root.
+ *
+ * Memory is deliberately not limited with RLIMIT_AS: the CUDA driver
+ * reserves tens of GiB of virtual address space at start-up, so an address
+ * space limit kills every CUDA program.  Limit memory from outside instead,
+ * e.g. `systemd-run --scope -p MemoryMax=8G ./grade ...` (a cgroup counts
+ * resident memory, not reservations).
+ */
+#ifndef SANDBOX_H
+#define SANDBOX_H
+
+#include <stddef.h>
+
+typedef struct sandbox_s {
+    const char *home;              /* HOME and TMPDIR of the child: the scratch folder */
+    unsigned long long max_file;   /* largest file it may write, bytes (RLIMIT_FSIZE) */
+    unsigned long max_procs;       /* processes and threads of its user (RLIMIT_NPROC);
+                                      applied only together with a user switch */
+    int uid, gid;                  /* >= 0: run as this user and group */
+    int isolate_net;               /* try a new, empty network namespace */
+} sandbox;
+
+/* The default limits: files up to 4 GiB, 4096 processes, no id change. */
+void sandbox_defaults(sandbox *sb, const char *home);
+
+/*
+ * When the grader runs as root: the unprivileged account to run students'
+ * code as ("nobody"), provided it can read the kit at `top`.  Returns 0 and
+ * sets *uid / *gid, or -1 (stay as is) with the reason in why.
+ */
+int sandbox_pick_user(const char *top, int *uid, int *gid, char *why, size_t len);
+
+/* In the child, just before exec.  Returns 0, or -1 with the reason in why. */
+int sandbox_enter(const sandbox *sb, char *why, size_t len);
+
+/* Give the scratch folder (and what is in it) to the sandbox user. */
+int sandbox_hand_over(const char *dir, int uid, int gid);
+
+#endif /* SANDBOX_H */
