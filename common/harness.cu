@@ -133,16 +133,24 @@ static void *copy_back(const void *dev, size_t words)
     return host;
 }
 
-/* Raw outputs for the grader: each copy is out_len elements + guard band. */
-static void write_raw(const char *prefix, void *const *copies, int count, size_t words)
+/* Open PREFIX.SUFFIX for writing; a result that cannot be written ends the run. */
+static FILE *open_result(const char *prefix, const char *suffix, const char *mode, char *path,
+                         size_t len)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s.bin", prefix);
-    FILE *f = fopen(path, "wb");
+    snprintf(path, len, "%s.%s", prefix, suffix);
+    FILE *f = fopen(path, mode);
     if (!f) {
         perror(path);
         exit(EXIT_USAGE);
     }
+    return f;
+}
+
+/* Raw outputs for the grader: each copy is out_len elements + guard band. */
+static void write_raw(const char *prefix, void *const *copies, int count, size_t words)
+{
+    char path[4096];
+    FILE *f = open_result(prefix, "bin", "wb", path, sizeof path);
     for (int i = 0; i < count; i++)
         if (fwrite(copies[i], 4, words, f) != words) {
             perror(path);
@@ -168,12 +176,7 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
                        const report *r, size_t out_len, int copies)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s.json", prefix);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        exit(EXIT_USAGE);
-    }
+    FILE *f = open_result(prefix, "json", "w", path, sizeof path);
     json_writer w;
     jw_init(&w, f);
     jw_object(&w, NULL);
