@@ -27,7 +27,8 @@ for sol in solutions/lab*/*.cu; do
             echo "FAIL $lab line $line: does not build without the barrier"; fail=1; continue
         fi
         caught=""
-        for v in $("$dir/lab" --list | awk '/^  /{print $1}'); do
+        # (chained-blockidx deadlocks under reverse by design: it proves nothing here)
+        for v in $("$dir/lab" --list | awk '/^  /{print $1}' | grep -v blockidx); do
             n=40000; [ "$v" = single-block ] && n=1000
             for s in inorder reverse random:3; do
                 CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=10 "$dir/lab" --variant "$v" -n $n -r 0 -q \
