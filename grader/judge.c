@@ -159,7 +159,11 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
     /* the emulator's deadlock report (which names the blocks and where they
      * wait) must come before the binary's own watchdog */
     snprintf(stall, sizeof stall, "%g", plan->timeout_s / 2);
+    static const char *const emu_vars[] = {"CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT"};
+    char *saved[3] = {NULL, NULL, NULL}; /* the caller's own settings, restored below */
     if (c->schedule[0]) {
+        for (int k = 0; k < 3; k++)
+            saved[k] = getenv(emu_vars[k]) ? strdup(getenv(emu_vars[k])) : NULL;
         setenv("CUEMU_SCHEDULE", c->schedule, 1);
         if (c->emu_threads)
             setenv("CUEMU_THREADS", threads, 1);
@@ -173,11 +177,14 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
         sb.max_file = 3ULL * (out_len_for(c->kind, c->n) + GUARD_ELEMS) * 4 + (16ULL << 20);
     }
     run_sandboxed(argv, log, plan->timeout_s + 10.0, plan->sandbox ? &sb : NULL, &st);
-    if (c->schedule[0]) {
-        unsetenv("CUEMU_SCHEDULE");
-        unsetenv("CUEMU_THREADS");
-        unsetenv("CUEMU_TIMEOUT");
-    }
+    if (c->schedule[0])
+        for (int k = 0; k < 3; k++) {
+            if (saved[k])
+                setenv(emu_vars[k], saved[k], 1);
+            else
+                unsetenv(emu_vars[k]);
+            free(saved[k]);
+        }
     describe_status(&st, how, sizeof how);
     log_excerpt(log, excerpt, sizeof excerpt);
 

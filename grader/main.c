@@ -391,12 +391,8 @@ int main(int argc, char **argv)
     static sandbox sb;
     char why[400];
     sandbox_defaults(&sb, work);
-    if (geteuid() == 0) {
-        if (sandbox_pick_user(top, &sb.uid, &sb.gid, why, sizeof why) == 0)
-            sandbox_hand_over(work, sb.uid, sb.gid);
-        else
-            fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
-    }
+    if (geteuid() == 0 && sandbox_pick_user(top, &sb.uid, &sb.gid, why, sizeof why) != 0)
+        fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
     int needs_emu = 0;
     for (int c = 0; c < s.ncases; c++)
         needs_emu |= s.cases[c].schedule[0] != 0;
@@ -421,7 +417,7 @@ int main(int argc, char **argv)
         char src[600];
         snprintf(src, sizeof src, "%s/src", work);
         if (sb.uid >= 0)
-            sandbox_hand_over(work, sb.uid, sb.gid); /* the copied sources too */
+            sandbox_hand_over(work, sb.uid, sb.gid); /* the scratch folder and the sources */
         if (build(src, student, log, o.emu, 600, &sb)) {
             g.build_failed = 1;
             read_tail(log, g.build_log, sizeof g.build_log);
