@@ -52,7 +52,7 @@ static void usage(FILE *f)
             "  --json FILE        also write Gradescope's results.json to FILE\n"
             "  --emu              use the CPU emulator even when a GPU is present\n"
             "  --no-speed         skip the speed tests\n"
-            "  --timeout SEC      limit per run (default 30 on a GPU, 120 emulated)\n"
+            "  --timeout SEC      limit per run (default 30 on a GPU, 60 emulated)\n"
             "  --keep             keep the scratch folder (its path is printed)\n"
             "  -h, --help         this text\n");
 }
@@ -377,7 +377,7 @@ int main(int argc, char **argv)
     }
     g.speed_graded = strcmp(g.backend, "gpu") == 0 && !o.no_speed;
     g.no_speed_why = o.no_speed ? "--no-speed" : "no GPU";
-    double timeout = o.timeout > 0 ? o.timeout : strcmp(g.backend, "gpu") == 0 ? 30 : 120;
+    double timeout = o.timeout > 0 ? o.timeout : strcmp(g.backend, "gpu") == 0 ? 30 : 60;
     if (o.nsubmissions == 0)
         snprintf(g.submission, sizeof g.submission, "labs/%s/", s.dir);
     else
