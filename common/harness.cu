@@ -160,7 +160,6 @@ static void write_raw(const char *prefix, void *const *copies, int count, size_t
 }
 
 typedef struct {
-    const char *status;
     check_result check;
     long guard_hit;      /* first changed guard word after out, or -1 */
     int input_intact;
@@ -190,7 +189,6 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
     jw_string(&w, "dist", dist_name(o->dist));
     jw_int(&w, "seed", (long long)o->seed);
     jw_bool(&w, "exclusive", o->exclusive);
-    jw_string(&w, "status", r->status);
     jw_int(&w, "out_len", (long long)out_len);
     jw_int(&w, "guard", GUARD_ELEMS);
     jw_int(&w, "copies", copies);
@@ -295,7 +293,6 @@ int main(int argc, char **argv)
 
     report r;
     memset(&r, 0, sizeof r);
-    r.status = "ok";
     r.guard_hit = -1;
     r.input_intact = r.repeat_identical = 1;
     r.bytes = bytes_moved(v->kind, o.n, o.dtype);

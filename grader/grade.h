@@ -15,6 +15,7 @@ typedef struct {
     char detail[1024];
     double ms;          /* median kernel time reported by the run, or NaN */
     double gbps, copy_gbps;
+    char device[96];    /* the device the run reported, or "" */
 } test_result;
 
 typedef struct {

@@ -211,6 +211,7 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
         json_get_number(text, "median_ms", &t->ms);
         json_get_number(text, "gbps", &t->gbps);
         json_get_number(text, "copy_gbps", &t->copy_gbps);
+        json_get_string(text, "device", t->device, sizeof t->device);
         t->verdict = V_PASS;
         judge_output(c, bin_path, t);
     }

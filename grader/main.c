@@ -20,7 +20,6 @@
 
 #include "grade.h"
 #include "judge.h"
-#include "json.h"
 #include "run.h"
 #include "forbid.h"
 #include "sandbox.h"
@@ -241,19 +240,6 @@ static const char *query_backend(int emu, char *why, size_t len)
     read_tail(log, answer, sizeof answer);
     answer[strcspn(answer, "\n")] = '\0';
     return strcmp(answer, "gpu") == 0 ? "gpu" : "emu";
-}
-
-static void read_device(grade_run *g)
-{
-    char path[600], text[8192];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/case.json", work);
-    if (g->device[0] || !(f = fopen(path, "rb")))
-        return;
-    size_t got = fread(text, 1, sizeof text - 1, f);
-    text[got] = '\0';
-    fclose(f);
-    json_get_string(text, "device", g->device, sizeof g->device);
 }
 
 /* Best (lowest) median of two alternating rounds, student and reference. */
@@ -493,7 +479,8 @@ int main(int argc, char **argv)
         }
         run_plan plan = {student, work, 1, 0, timeout, student_emu[0] ? student_emu : NULL, &sb};
         judge_case(&plan, &s.cases[c], t);
-        read_device(&g);
+        if (!g.device[0]) /* the first run that named its device names it for all */
+            snprintf(g.device, sizeof g.device, "%s", t->device);
         if (progress)
             fprintf(stderr, "\rgrade: test %d/%d", c + 1, s.ncases);
     }
