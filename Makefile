@@ -162,11 +162,12 @@ test: deps-check
 	@$(MAKE) --no-print-directory test-labs
 	@echo "make test: passed; a SKIPPED line above names a check that could not run here"
 
-# Debian packages: Criterion for the tests, the emulator's own (EMU_DEPS),
-# and matplotlib for plots.
+# Debian packages: Criterion for the tests and the emulator's own (EMU_DEPS);
+# pydeps.sh adds matplotlib (for plots) to whichever python3 is on PATH.
 DEPS := libcriterion-dev pkg-config $(EMU_DEPS)
 deps-check:
 	@sh common/tools/deps.sh $(DEPS)
+	@sh common/tools/pydeps.sh --warn
 
 test-unit: $(TEST_BINS)
 	@for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || exit 1; done
@@ -199,6 +200,7 @@ endif
 
 deps:
 	@sh common/tools/deps.sh $(DEPS)
+	@sh common/tools/pydeps.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -38,13 +38,21 @@ typedef struct {
     char forbidden[512];     /* why the submission was refused, or "" */
     test_result tests[SUITE_MAX_CASES];
     speed_result speed[SUITE_MAX_SPEED];
+    /* --sanitize: per group, the case run and each tool's result (verdict
+     * SKIPPED where a tool was not run) */
+    int sanitize;            /* asked for */
+    char sanitize_why[256];  /* why nothing was sanitized, or "" */
+    suite_case san_case[SUITE_MAX_GROUPS];
+    test_result san[SUITE_MAX_GROUPS][3];
+    double san_taken[SUITE_MAX_GROUPS]; /* points taken off for findings */
     double group_points[SUITE_MAX_GROUPS];
     int group_passed[SUITE_MAX_GROUPS], group_run[SUITE_MAX_GROUPS];
     double total, max_total;
     double seconds;
 } grade_run;
 
-/* Add up group and speed points into g->total / g->max_total. */
+/* Add up group and speed points into g->total / g->max_total, less the
+ * suite's penalty for each sanitizer tool that found errors in a group. */
 void tally(grade_run *g);
 
 /* The table a student reads. */

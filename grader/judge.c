@@ -57,6 +57,74 @@ static void log_excerpt(const char *log, char *out, size_t len)
     out[o] = '\0';
 }
 
+/* What compute-sanitizer found, on one line: its first report (the lines
+ * from the first "========= " message up to the next blank report line,
+ * banner and summaries left out) and its error count. */
+void sanitizer_excerpt(const char *log, char *out, size_t len)
+{
+    static char text[65536];
+    FILE *f = fopen(log, "rb");
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[got] = '\0';
+    sanitizer_summary(text, out, len);
+}
+
+int sanitizer_summary(const char *text, char *out, size_t len)
+{
+    static const char *const skip[] = {"COMPUTE-SANITIZER", "ERROR SUMMARY", "RACECHECK SUMMARY",
+                                       "LEAK SUMMARY", "Target application returned",
+                                       "Saved host backtrace", "Host Frame"};
+    const char *prefix = "========= ";
+    size_t o = 0, plen = strlen(prefix);
+    int errors = -1, in_report = 0, lines = 0;
+    out[0] = '\0';
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char line[400];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        p += n + (nl ? 1 : 0);
+        const char *e;
+        if ((e = strstr(line, "ERROR SUMMARY: ")) != NULL)
+            errors = atoi(e + 15);
+        else if ((e = strstr(line, "RACECHECK SUMMARY: ")) != NULL && strchr(e, '('))
+            errors = atoi(strchr(e, '(') + 1); /* "(E errors, W warnings)" */
+        if (strncmp(line, prefix, plen) != 0) {
+            in_report = 0;
+            continue;
+        }
+        const char *body = line + plen;
+        int indented = *body == ' ';
+        while (*body == ' ')
+            body++;
+        int boring = *body == '\0';
+        for (size_t k = 0; k < sizeof skip / sizeof skip[0] && !boring; k++)
+            boring = strstr(body, skip[k]) == body;
+        if (boring) {
+            in_report = 0;
+            continue;
+        }
+        if (!indented && lines == 0)
+            in_report = 1; /* the first report starts here */
+        else if (!indented)
+            in_report = 0; /* a second report: one is enough */
+        if (in_report && lines < 4 && o + 2 < len) {
+            o += (size_t)snprintf(out + o, len - o, "%s%s", lines ? " " : "", body);
+            lines++;
+        }
+    }
+    if (o >= len)
+        o = len - 1;
+    if (errors > 0)
+        snprintf(out + o, len - o, "%s(compute-sanitizer: %d error%s)", o ? " " : "", errors,
+                 errors == 1 ? "" : "s");
+    else if (o == 0)
+        snprintf(out, len, "compute-sanitizer reported errors (no message found in its output)");
+    return errors;
+}
+
 /* Judge the raw output file against the reference. */
 static void judge_output(const suite_case *c, const char *bin_path, test_result *t)
 {
@@ -131,8 +199,10 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
     snprintf(warmup, sizeof warmup, "%d", plan->warmup);
     snprintf(timeout, sizeof timeout, "%g", plan->timeout_s);
 
-    char *argv[32];
+    char *argv[48];
     int a = 0;
+    for (int w = 0; plan->wrap && plan->wrap[w] && a < 16; w++)
+        argv[a++] = plan->wrap[w];
     argv[a++] = (char *)(c->schedule[0] && plan->emu_binary ? plan->emu_binary : plan->binary);
     argv[a++] = "--variant"; argv[a++] = (char *)c->variant;
     argv[a++] = "--size"; argv[a++] = n;
@@ -195,6 +265,9 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
     } else if (st.signaled) {
         t->verdict = V_CRASH;
         snprintf(t->detail, sizeof t->detail, "%s: %s", how, excerpt);
+    } else if (plan->wrap && st.exited && st.code == SANITIZER_FOUND_EXIT) {
+        t->verdict = V_SANITIZER;
+        sanitizer_excerpt(log, t->detail, sizeof t->detail);
     } else if (st.exited && st.code == EMU_DIAGNOSTIC_EXIT) {
         t->verdict = V_EMU_ERROR;
         snprintf(t->detail, sizeof t->detail, "emulator: %s", excerpt);

@@ -23,6 +23,7 @@
 #include "run.h"
 #include "forbid.h"
 #include "sandbox.h"
+#include "sanitize.h"
 
 enum { GRADE_OK = 0, GRADE_USAGE = 2, GRADE_FAILURE = 3 };
 
@@ -34,6 +35,7 @@ typedef struct {
     int emu;        /* force the emulator */
     int no_speed;
     int keep;       /* keep the scratch folder */
+    int sanitize;   /* compute-sanitizer on a case of each group */
     double timeout; /* per run; 0 = backend default */
 } grade_opts;
 
@@ -51,6 +53,9 @@ static void usage(FILE *f)
             "  --json FILE        also write Gradescope's results.json to FILE\n"
             "  --emu              use the CPU emulator even when a GPU is present\n"
             "  --no-speed         skip the speed tests\n"
+            "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
+            "                     synccheck) on one small case of each group (GPU only;\n"
+            "                     findings cost points as the lab's suite says)\n"
             "  --timeout SEC      limit per run (default 30 on a GPU, 60 emulated)\n"
             "  --keep             keep the scratch folder (its path is printed)\n"
             "  -h, --help         this text\n");
@@ -78,6 +83,8 @@ static int parse_args(int argc, char **argv, grade_opts *o)
             o->emu = 1;
         } else if (!strcmp(a, "--no-speed")) {
             o->no_speed = 1;
+        } else if (!strcmp(a, "--sanitize")) {
+            o->sanitize = 1;
         } else if (!strcmp(a, "--keep")) {
             o->keep = 1;
         } else if (a[0] != '-' && !o->lab) {
@@ -273,8 +280,8 @@ static void run_speed(grade_run *g, int k, const char *student, const char *ref,
     }
     for (int round = 0; round < 2; round++) {
         test_result t;
-        run_plan mine = {student, work, 50, 5, timeout, NULL, sb};
-        run_plan theirs = {ref, work, 50, 5, timeout, NULL, sb};
+        run_plan mine = {student, work, 50, 5, timeout, NULL, sb, NULL};
+        run_plan theirs = {ref, work, 50, 5, timeout, NULL, sb, NULL};
         judge_case(&mine, &c, &t);
         if (t.verdict != V_PASS) {
             r->verdict = t.verdict;
@@ -309,6 +316,61 @@ static int timeouts_of(const grade_run *g, int c)
         count += g->tests[i].verdict == V_TIMEOUT &&
                  strcmp(g->s->cases[i].variant, g->s->cases[c].variant) == 0;
     return count;
+}
+
+/*
+ * --sanitize: each tool the suite names over one case of each group.  Only
+ * on a GPU: the emulator has its own checks, always on.  The tools slow a
+ * kernel down 10-100x, hence the small case and the longer limit.
+ */
+static void run_sanitizers(grade_run *g, const run_plan *plan, int progress)
+{
+    const suite *s = g->s;
+    char tool[1024];
+    g->sanitize = 1;
+    if (strcmp(g->backend, "gpu") != 0) {
+        snprintf(g->sanitize_why, sizeof g->sanitize_why,
+                 "compute-sanitizer needs an NVIDIA GPU; on the CPU emulator every run "
+                 "already stops at out-of-bounds accesses, divergent barriers and deadlocks");
+        return;
+    }
+    if (g->build_failed) {
+        snprintf(g->sanitize_why, sizeof g->sanitize_why, "the submission did not build");
+        return;
+    }
+    if (sanitize_locate(tool, sizeof tool) != 0) {
+        snprintf(g->sanitize_why, sizeof g->sanitize_why,
+                 "compute-sanitizer not found (set COMPUTE_SANITIZER or CUDA_HOME)");
+        return;
+    }
+    int runs = 0, total = 0;
+    for (int i = 0; i < s->ngroups; i++)
+        for (int t = 0; t < 3; t++)
+            total += (s->sanitize.tools >> t) & 1;
+    for (int i = 0; i < s->ngroups; i++) {
+        int have = sanitize_pick_case(s, i, &g->san_case[i]) == 0, hangs = 0;
+        for (int c = 0; c < s->ncases; c++)
+            hangs |= s->cases[c].group == i && g->tests[c].verdict == V_TIMEOUT;
+        for (int t = 0; t < 3; t++) {
+            test_result *r = &g->san[i][t];
+            memset(r, 0, sizeof *r);
+            r->verdict = V_SKIPPED;
+            r->ms = NAN;
+            if (!((s->sanitize.tools >> t) & 1))
+                continue;
+            if (!have || hangs) {
+                snprintf(r->detail, sizeof r->detail, "%s",
+                         hangs ? "not run: the group's tests time out"
+                               : "the group has no case to run it on");
+                continue;
+            }
+            sanitize_case(tool, 1 << t, plan, 4.0, &g->san_case[i], r);
+            if (progress)
+                fprintf(stderr, "\rgrade: sanitizer run %d/%d", ++runs, total);
+        }
+    }
+    if (progress)
+        fprintf(stderr, "\r%40s\r", "");
 }
 
 static void remove_tree(const char *path)
@@ -477,7 +539,8 @@ int main(int argc, char **argv)
             snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
             continue;
         }
-        run_plan plan = {student, work, 1, 0, timeout, student_emu[0] ? student_emu : NULL, &sb};
+        run_plan plan = {student, work, 1, 0, timeout,
+                         student_emu[0] ? student_emu : NULL, &sb, NULL};
         judge_case(&plan, &s.cases[c], t);
         if (!g.device[0]) /* the first run that named its device names it for all */
             snprintf(g.device, sizeof g.device, "%s", t->device);
@@ -487,6 +550,12 @@ int main(int argc, char **argv)
     if (progress)
         fprintf(stderr, "\r%40s\r", "");
     tally(&g);
+
+    if (o.sanitize) {
+        run_plan plan = {student, work, 0, 0, timeout, NULL, &sb, NULL};
+        run_sanitizers(&g, &plan, progress);
+        tally(&g);
+    }
 
     for (int k = 0; k < s.nspeed; k++) {
         if (!g.speed_graded || g.build_failed) {

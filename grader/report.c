@@ -9,6 +9,7 @@
 
 #include "grade.h"
 #include "json.h"
+#include "sanitize.h"
 
 void tally(grade_run *g)
 {
@@ -23,6 +24,13 @@ void tally(grade_run *g)
             g->group_passed[i] += g->tests[c].verdict == V_PASS;
         }
         g->group_points[i] = group_score(s->groups[i].points, g->group_passed[i], g->group_run[i]);
+        int found = 0;
+        for (int t = 0; t < 3 && g->sanitize && !g->sanitize_why[0]; t++)
+            found += g->san[i][t].verdict == V_SANITIZER;
+        g->san_taken[i] = found * s->sanitize.penalty * s->groups[i].points;
+        if (g->san_taken[i] > g->group_points[i])
+            g->san_taken[i] = g->group_points[i];
+        g->group_points[i] -= g->san_taken[i];
         g->total += g->group_points[i];
         g->max_total += s->groups[i].points;
     }
@@ -44,6 +52,27 @@ static void case_label(const suite_case *c, int index, char *buf, size_t len)
                         dist_name(c->dist), c->n, (unsigned long long)c->seed);
     if (c->schedule[0] && used > 0 && (size_t)used < len)
         snprintf(buf + used, len - (size_t)used, " [emu %s]", c->schedule);
+}
+
+/* The sanitizer lines of group i: one per tool, and the tool's message. */
+static void print_sanitized(const grade_run *g, int i, FILE *f)
+{
+    if (!g->sanitize || g->sanitize_why[0] || g->build_failed)
+        return;
+    char label[160] = "a hidden test";
+    if (g->san_case[i].visibility == VIS_VISIBLE)
+        case_label(&g->san_case[i], i, label, sizeof label);
+    for (int t = 0; t < 3; t++) {
+        const test_result *r = &g->san[i][t];
+        if (r->verdict == V_SKIPPED && !r->detail[0])
+            continue; /* a tool the suite does not ask for */
+        char name[40];
+        snprintf(name, sizeof name, "%s", sanitize_tool_name(1 << t));
+        fprintf(f, "  %-13s %-52s\n", r->verdict == V_PASS ? "CLEAN" : verdict_name(r->verdict),
+                name);
+        if (r->verdict != V_PASS && r->detail[0])
+            fprintf(f, "      %s on %s: %s\n", name, label, r->detail);
+    }
 }
 
 void print_report(const grade_run *g, FILE *f)
@@ -75,8 +104,11 @@ void print_report(const grade_run *g, FILE *f)
                 k->visibility == VIS_VISIBLE && shown_fail++ < 4)
                 fprintf(f, "      %s\n", t->detail);
         }
+        print_sanitized(g, i, f);
         fprintf(f, "  -> %d/%d passed: %.1f / %.1f points", g->group_passed[i], g->group_run[i],
                 g->group_points[i], gr->points);
+        if (g->san_taken[i] > 0)
+            fprintf(f, " (%.1f taken off for sanitizer findings)", g->san_taken[i]);
         if (g->group_passed[i] < g->group_run[i] && gr->hint[0])
             fprintf(f, "   (hint: %s)", gr->hint);
         fputc('\n', f);
@@ -96,6 +128,8 @@ void print_report(const grade_run *g, FILE *f)
             fprintf(f, "  %s\n", r->detail);
         fprintf(f, "  -> %.1f / %.1f points\n", r->points, sp->points);
     }
+    if (g->sanitize && g->sanitize_why[0])
+        fprintf(f, "\nsanitize: not run: %s\n", g->sanitize_why);
     fprintf(f, "\nTOTAL %.1f / %.1f", g->total, g->max_total);
     if (!g->speed_graded)
         fprintf(f, "   (speed not graded: %s)", g->no_speed_why ? g->no_speed_why : "no GPU");
@@ -138,6 +172,20 @@ int write_results_json(const grade_run *g, const char *path)
                                      s->cases[c].visibility == VIS_VISIBLE ? ": " : "",
                                      s->cases[c].visibility == VIS_VISIBLE ? t->detail : "");
         }
+        for (int t = 0; t < 3 && g->sanitize && !g->sanitize_why[0] && used < sizeof out - 200;
+             t++) {
+            const test_result *r = &g->san[i][t];
+            if (r->verdict == V_SKIPPED && !r->detail[0])
+                continue;
+            used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s",
+                                     sanitize_tool_name(1 << t),
+                                     r->verdict == V_PASS ? "clean" : verdict_name(r->verdict),
+                                     r->verdict == V_PASS ? "" : ": ", r->verdict == V_PASS ? "" : r->detail);
+        }
+        if (g->san_taken[i] > 0 && used < sizeof out - 100)
+            used += (size_t)snprintf(out + used, sizeof out - used,
+                                     "\n%.1f points taken off for sanitizer findings.",
+                                     g->san_taken[i]);
         jw_object(&w, NULL);
         jw_string(&w, "name", s->groups[i].title);
         jw_number(&w, "score", g->group_points[i]);

@@ -23,6 +23,7 @@ typedef enum {
     V_BUILD_FAILED,
     V_FORBIDDEN,     /* the submission uses a forbidden shortcut (forbid.h) */
     V_SKIPPED,       /* not run here (too large for the emulator; speed without a GPU) */
+    V_SANITIZER,     /* compute-sanitizer reported errors (./grade --sanitize) */
     V_COUNT
 } verdict_t;
 

@@ -247,6 +247,32 @@ static int parse_speed(suite *s, const field *f, int nf, char *err, size_t errle
     return 0;
 }
 
+/* sanitize [tools=memcheck,racecheck,synccheck] [penalty=F] [max_n=SIZE] */
+static int parse_sanitize(suite *s, const field *f, int nf, char *err, size_t errlen)
+{
+    static char items[MAX_LIST][48];
+    const char *tools = get(f, nf, "tools"), *penalty = get(f, nf, "penalty");
+    const char *max_n = get(f, nf, "max_n");
+    for (int i = 0; i < nf; i++)
+        if (strcmp(f[i].key, "tools") && strcmp(f[i].key, "penalty") && strcmp(f[i].key, "max_n"))
+            FAIL("sanitize takes tools=, penalty= and max_n=, not '%s'", f[i].key);
+    if (tools) {
+        int n = split_list(tools, items);
+        s->sanitize.tools = 0;
+        for (int i = 0; i < n; i++) {
+            if (strcmp(items[i], "memcheck") == 0) s->sanitize.tools |= SAN_MEMCHECK;
+            else if (strcmp(items[i], "racecheck") == 0) s->sanitize.tools |= SAN_RACECHECK;
+            else if (strcmp(items[i], "synccheck") == 0) s->sanitize.tools |= SAN_SYNCCHECK;
+            else FAIL("sanitize tools are memcheck, racecheck and synccheck, not '%s'", items[i]);
+        }
+    }
+    if (penalty && (parse_double(penalty, &s->sanitize.penalty) || s->sanitize.penalty > 1))
+        FAIL("sanitize penalty is a fraction of the group's points, 0 to 1");
+    if (max_n && (cli_parse_size(max_n, &s->sanitize.max_n) || s->sanitize.max_n == 0))
+        FAIL("bad sanitize max_n '%s'", max_n);
+    return 0;
+}
+
 static int parse_lab(suite *s, const char *name, const field *f, int nf, char *err, size_t errlen)
 {
     const char *dir = get(f, nf, "dir"), *files = get(f, nf, "files"), *forbid = get(f, nf, "forbid");
@@ -272,6 +298,7 @@ int suite_parse(const char *text, suite *s, char *err, size_t errlen)
     char line[1024], msg[200];
     int lineno = 0;
     memset(s, 0, sizeof *s);
+    s->sanitize = (suite_sanitize){SAN_ALL, 0.25, (size_t)1 << 16};
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -293,7 +320,7 @@ int suite_parse(const char *text, suite *s, char *err, size_t errlen)
         else if (nw == 0 && nf == 0)
             continue;
         else if (nw == 0)
-            rc = (snprintf(msg, sizeof msg, "a line starts with lab, group, cases or speed"), -1);
+            rc = (snprintf(msg, sizeof msg, "a line starts with lab, group, cases, speed or sanitize"), -1);
         else if (strcmp(words[0], "lab") == 0)
             rc = parse_lab(s, nw > 1 ? words[1] : NULL, f, nf, msg, sizeof msg);
         else if (nw > 1)
@@ -304,6 +331,8 @@ int suite_parse(const char *text, suite *s, char *err, size_t errlen)
             rc = parse_cases(s, f, nf, msg, sizeof msg);
         else if (strcmp(words[0], "speed") == 0)
             rc = parse_speed(s, f, nf, msg, sizeof msg);
+        else if (strcmp(words[0], "sanitize") == 0)
+            rc = parse_sanitize(s, f, nf, msg, sizeof msg);
         else
             rc = (snprintf(msg, sizeof msg, "unknown directive '%s'", words[0]), -1);
         if (rc) {

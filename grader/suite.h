@@ -57,6 +57,18 @@ typedef struct {
     double points;
 } suite_speed;
 
+/* compute-sanitizer tools run by `./grade --sanitize` (bit mask). */
+enum { SAN_MEMCHECK = 1, SAN_RACECHECK = 2, SAN_SYNCCHECK = 4, SAN_ALL = 7 };
+
+/* The sanitize directive: which tools, how much a finding costs, how large a
+ * case they run (sanitizers slow a kernel down 10-100x). */
+typedef struct {
+    int tools;              /* SAN_* mask */
+    double penalty;         /* fraction of a group's points taken off per tool that
+                               reports an error on the group's case */
+    size_t max_n;           /* the case's n is clamped to this */
+} suite_sanitize;
+
 typedef struct {
     char lab[16];           /* "lab1" */
     char dir[64];           /* "lab1-reduce-naive" */
@@ -69,6 +81,7 @@ typedef struct {
     int ncases;
     suite_speed speed[SUITE_MAX_SPEED];
     int nspeed;
+    suite_sanitize sanitize; /* defaults: all three tools, 0.25, 2^16 */
 } suite;
 
 /* Parse a suite from text; on error return -1 with "line N: what" in err. */

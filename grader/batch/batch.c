@@ -98,6 +98,7 @@ static void usage(FILE *f)
             "  --redo           grade again students that already have a NAME.json\n"
             "  --emu            use the CPU emulator even when a GPU is present\n"
             "  --no-speed       skip the speed tests\n"
+            "  --sanitize       compute-sanitizer on each group (./grade --help)\n"
             "  --limit SEC      wall-clock limit per student (default 1800)\n"
             "  -h, --help       this text\n"
             "Re-running the same command resumes an interrupted batch.\n");
@@ -501,7 +502,7 @@ static void last_line(const char *path, char *out, size_t len)
 /* ---- one child per student --------------------------------------------------- */
 
 typedef struct {
-    int emu, no_speed;
+    int emu, no_speed, sanitize;
 } child_opts;
 
 /* In the forked child: unpack if needed, then exec the grader. Never returns. */
@@ -554,6 +555,7 @@ static void child(const student *s, int index, int gpu, const child_opts *co)
     argv[a++] = part;
     if (co->emu) argv[a++] = "--emu";
     if (co->no_speed) argv[a++] = "--no-speed";
+    if (co->sanitize) argv[a++] = "--sanitize";
     argv[a] = NULL;
     fflush(stdout);
     execv(grader, argv);
@@ -772,7 +774,7 @@ int main(int argc, char **argv)
     const char *dir = NULL, *csv = NULL, *jdir = NULL;
     int jobs = 0, redo = 0;
     double limit = 1800;
-    child_opts co = {0, 0};
+    child_opts co = {0, 0, 0};
     char self[PATH_MAX], csvbuf[PATH_MAX], defjdir[64];
 
     for (int i = 1; i < argc; i++) {
@@ -803,6 +805,8 @@ int main(int argc, char **argv)
             co.emu = 1;
         } else if (!strcmp(a, "--no-speed")) {
             co.no_speed = 1;
+        } else if (!strcmp(a, "--sanitize")) {
+            co.sanitize = 1;
         } else if (a[0] != '-' && !dir) {
             dir = a;
         } else if (a[0] != '-' && !lab) {
