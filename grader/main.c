@@ -439,8 +439,11 @@ int main(int argc, char **argv)
     static sandbox sb;
     char why[400];
     sandbox_defaults(&sb, work);
-    if (geteuid() == 0 && sandbox_pick_user(top, &sb.uid, &sb.gid, why, sizeof why) != 0)
+    int picked = geteuid() == 0 ? sandbox_pick_user(top, &sb.uid, &sb.gid, why, sizeof why) : 0;
+    if (picked < 0)
         fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
+    else if (picked > 0)
+        fprintf(stderr, "grade: warning: %s\n", why);
     int needs_emu = 0;
     for (int c = 0; c < s.ncases; c++)
         needs_emu |= s.cases[c].schedule[0] != 0;

@@ -29,8 +29,11 @@ void sandbox_defaults(sandbox *sb, const char *home);
 
 /*
  * When the grader runs as root: the unprivileged account to run students'
- * code as ("nobody"), provided it can read the kit at `top`.  Returns 0 and
- * sets *uid / *gid, or -1 (stay as is) with the reason in why.
+ * code as, provided it can read the kit at `top`: the uid in
+ * GRADE_SANDBOX_UID when set (batch workers: one user each, with nobody's
+ * group), else "nobody".  Returns 0 and sets *uid / *gid; 1 when it had to
+ * fall back to nobody (why says from what); -1 (stay as is) with the
+ * reason in why.
  */
 int sandbox_pick_user(const char *top, int *uid, int *gid, char *why, size_t len);
 

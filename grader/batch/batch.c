@@ -501,12 +501,17 @@ static void last_line(const char *path, char *out, size_t len)
 
 /* ---- one child per student --------------------------------------------------- */
 
+/* As root, worker k's students run as uid SANDBOX_UID_BASE + k (with nobody's
+ * group): Debian leaves 65000-65533 unassigned, and the range fits the
+ * 16-bit uid maps of containers. */
+#define SANDBOX_UID_BASE 65100
+
 typedef struct {
     int emu, no_speed, sanitize;
 } child_opts;
 
 /* In the forked child: unpack if needed, then exec the grader. Never returns. */
-static void child(const student *s, int index, int gpu, const child_opts *co)
+static void child(const student *s, int index, int worker, int gpu, const child_opts *co)
 {
     char txt[PATH_MAX], part[PATH_MAX], tmp[PATH_MAX], sub[PATH_MAX], gpus[16];
     setsid();
@@ -535,6 +540,14 @@ static void child(const student *s, int index, int gpu, const child_opts *co)
     if (gpu >= 0) {
         snprintf(gpus, sizeof gpus, "%d", gpu);
         setenv("CUDA_VISIBLE_DEVICES", gpus, 1);
+    }
+    if (geteuid() == 0) {
+        /* A user of its own per worker: the process limit (RLIMIT_NPROC)
+         * counts per user, so a fork bomb in one student's code must not
+         * starve the student graded beside it. */
+        char uid[16];
+        snprintf(uid, sizeof uid, "%d", SANDBOX_UID_BASE + worker);
+        setenv("GRADE_SANDBOX_UID", uid, 1);
     }
     if (s->kind == K_DIR) {
         snprintf(sub, sizeof sub, "%s", s->path);
@@ -927,7 +940,7 @@ int main(int argc, char **argv)
                 break;
             }
             if (pid == 0)
-                child(&st[next], next, gpu, &co);
+                child(&st[next], next, k, gpu, &co);
             slots[k] = (slot){pid, next, gpu, now_s()};
             st[next].done = 1; /* taken */
             next++;
