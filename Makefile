@@ -196,6 +196,7 @@ else
 endif
 	@sh tests/bad-submissions.sh
 	@sh tests/missing-barrier.sh
+	@sh tests/lab6-pipeline.sh
 	@sh tests/batch/run.sh
 
 deps:

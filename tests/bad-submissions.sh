@@ -5,16 +5,24 @@
 # clear message and the right score, and none may hang the grader or leave
 # processes behind.  Runs on this machine's backend; SKIPPED where there is
 # none.
+# With --make DIR it only writes the submissions, one folder per case, into
+# DIR (tests/gpu/device-batch.sh grades them as a class).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+make_only=""
+[ "${1:-}" = "--make" ] && make_only=$(mkdir -p "$2" && cd "$2" && pwd)
 cd "$top" || exit 1
-if ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
+if [ -z "$make_only" ] && ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
     echo "bad-submissions: SKIPPED: no GPU and no CPU emulator here"
     exit 0
 fi
-tmp=$(mktemp -d) || exit 1
+if [ -n "$make_only" ]; then
+    tmp=$make_only
+else
+    tmp=$(mktemp -d) || exit 1
+    trap 'rm -rf "$tmp"' EXIT
+fi
 chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 # The score a report's results.json gives, and its correctness maximum.
@@ -45,6 +53,7 @@ while IFS='|' read -r name lab edit expect want; do
         echo 'lab lab1 dir=x files=reduce.cu' >"$tmp/$name/grader/suites/lab1.suite"
     fi
     chmod -R a+rX "$tmp/$name"
+    [ -n "$make_only" ] && continue
     ./grade $lab --submission "$tmp/$name" --no-speed --timeout 10 --json "$tmp/$name.json" \
         >"$tmp/$name.log" 2>&1
     rc=$?

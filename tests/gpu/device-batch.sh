@@ -1,0 +1,52 @@
+#!/bin/bash
+# device-batch.sh - issue 6's class, graded on a GPU machine without help:
+# 20 correct copies of lab 1 and every lab-1 submission of
+# tests/bad-submissions.sh (does not compile, hangs, crashes, writes out of
+# bounds, prints a fake verdict, uses CUB, writes a huge file, forks many
+# processes, ships its own harness), by `./grade --batch` as root (each
+# worker's students run as a user of their own).  Then: every CSV row and
+# NAME.json against Gradescope's fields (tests/batch/check.py), the correct
+# copies at 100 with speed, and --sanitize on a correct and a broken copy.
+# JOBS workers (default 4: builds in parallel; timings share one GPU, so
+# speed points may dip below full where a worker's kernel overlaps another's).
+set -u
+OUT=${OUT:-/tmp/device-batch}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/../.."
+make -s -j16 grader batch prebuild >/dev/null || exit 1
+cls=$(mktemp -d); chmod 711 "$cls"
+sh tests/bad-submissions.sh --make "$cls/class"
+for d in "$cls"/class/*; do [ -f "$d/reduce.cu" ] || rm -rf "$d"; done # lab 6's cases
+for i in $(seq -w 1 20); do cp -r solutions/lab1-reduce-naive "$cls/class/correct-$i"; done
+chmod -R a+rX "$cls"
+echo "class: $(ls "$cls/class" | wc -l) submissions"
+start=$(date +%s)
+./grade --batch "$cls/class" lab1 --jobs "${JOBS:-4}" --limit 600 --json-dir "$OUT/json" \
+    --csv "$OUT/grades.csv" 2>&1 | tail -3
+echo "batch wall-clock: $(( $(date +%s) - start )) s"
+fail=0
+: >"$cls/expect"
+for d in "$cls"/class/*; do echo "$(basename "$d")|*|*" >>"$cls/expect"; done
+python3 tests/batch/check.py csv "$OUT/grades.csv" "$cls/expect" || fail=1
+for j in "$OUT"/json/*.json; do
+    python3 tests/batch/check.py gradescope "$j" >/dev/null || { echo "FAIL $j"; fail=1; }
+done
+echo "Gradescope JSON checked: $(ls "$OUT"/json/*.json | wc -l) files"
+python3 - "$OUT/grades.csv" <<'PY' || fail=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+ok = [r for r in rows if r["student"].startswith("correct-")]
+totals = sorted(float(r["total"]) for r in ok)
+print("correct copies: %d, totals %s" % (len(ok), totals))
+for r in rows:
+    if not r["student"].startswith("correct-"):
+        print("%-18s %6s %-14s %s" % (r["student"], r["total"], r["status"], r.get("note", "")[:90]))
+bad = [r for r in ok if float(r["total"]) < 80 or r["status"] != "graded"]
+sys.exit(1 if len(ok) != 20 or bad else 0)
+PY
+./grade lab1 --submission "$cls/class/correct-01" --sanitize --no-speed >"$OUT/sanitize-correct.txt" 2>&1
+./grade lab1 --submission "$cls/class/out-of-bounds" --sanitize --no-speed >"$OUT/sanitize-oob.txt" 2>&1
+grep -E "^  (CLEAN|SANITIZER)|taken off|sanitize:" "$OUT"/sanitize-*.txt | cut -c1-200
+rm -rf "$cls"
+echo "device-batch: $([ $fail = 0 ] && echo passed || echo FAILED)"
+exit $fail
