@@ -26,7 +26,10 @@ start=$(date +%s)
 echo "batch wall-clock: $(( $(date +%s) - start )) s"
 fail=0
 : >"$cls/expect"
-for d in "$cls"/class/*; do echo "$(basename "$d")|*|*" >>"$cls/expect"; done
+for d in "$cls"/class/*; do
+    case $(basename "$d") in compile-error) st="build failed" ;; *) st=graded ;; esac
+    echo "$(basename "$d")|*|$st" >>"$cls/expect"
+done
 python3 tests/batch/check.py csv "$OUT/grades.csv" "$cls/expect" || fail=1
 for j in "$OUT"/json/*.json; do
     python3 tests/batch/check.py gradescope "$j" >/dev/null || { echo "FAIL $j"; fail=1; }
