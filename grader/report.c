@@ -177,10 +177,11 @@ int write_results_json(const grade_run *g, const char *path)
             const test_result *r = &g->san[i][t];
             if (r->verdict == V_SKIPPED && !r->detail[0])
                 continue;
+            int clean = r->verdict == V_PASS;
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s",
                                      sanitize_tool_name(1 << t),
-                                     r->verdict == V_PASS ? "clean" : verdict_name(r->verdict),
-                                     r->verdict == V_PASS ? "" : ": ", r->verdict == V_PASS ? "" : r->detail);
+                                     clean ? "clean" : verdict_name(r->verdict),
+                                     clean ? "" : ": ", clean ? "" : r->detail);
         }
         if (g->san_taken[i] > 0 && used < sizeof out - 100)
             used += (size_t)snprintf(out + used, sizeof out - used,

@@ -320,7 +320,8 @@ int suite_parse(const char *text, suite *s, char *err, size_t errlen)
         else if (nw == 0 && nf == 0)
             continue;
         else if (nw == 0)
-            rc = (snprintf(msg, sizeof msg, "a line starts with lab, group, cases, speed or sanitize"), -1);
+            rc = (snprintf(msg, sizeof msg,
+                           "a line starts with lab, group, cases, speed or sanitize"), -1);
         else if (strcmp(words[0], "lab") == 0)
             rc = parse_lab(s, nw > 1 ? words[1] : NULL, f, nf, msg, sizeof msg);
         else if (nw > 1)
