@@ -166,7 +166,7 @@ static const char fake_tool[] =
     "tool=; code=\n"
     "while [ $# -gt 0 ]; do case \"$1\" in\n"
     "  --tool) tool=$2; shift 2;; --error-exitcode) code=$2; shift 2;;\n"
-    "  --print-limit|--report-api-errors) shift 2;;\n"
+    "  --print-limit|--report-api-errors|--check-exit-code) shift 2;;\n"
     "  -*) echo \"fake sanitizer: unknown option $1\"; exit 2;;\n"
     "  *) break;; esac; done\n"
     "echo '========= COMPUTE-SANITIZER'\n"
