@@ -89,6 +89,7 @@ fake-verdict|lab1|s/\*out = partial\[0\];/*out = op(partial[0], (T)1); printf("s
 forbidden-cub|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <cub\/cub.cuh>/|FORBIDDEN|zero
 huge-file|lab1|s/const T identity = Op::identity();/const T identity = Op::identity(); { static char mb[1 << 20]; FILE *junk = fopen("junk", "w"); for (int i = 0; junk \&\& i < 100000; i++) fwrite(mb, 1, sizeof mb, junk); }/|File size limit exceeded|partial
 fork-bomb|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <unistd.h>/; s/const T identity = Op::identity();/const T identity = Op::identity(); { static int once; for (int i = 0; p->n == 65537 \&\& !once \&\& i < 3000; i++) if (fork() == 0) { sleep(60); _exit(0); } once = 1; }/|PASS|any
+correct-but-slow|lab1|s/    const size_t start = (size_t)blockIdx.x \* SECTION;/    const size_t start = (size_t)blockIdx.x * SECTION;\n    __nanosleep(8000); \/\/ every block idles ~8 us: right answers, several times slower/|PASS|full
 extra-files|lab1|s/^#include "lab.h"/#include "lab.h" \/\/ this copy also ships its own harness, Makefile and suite/|PASS|full
 blockidx-order|lab6|s/ticket = atomicAdd(next_tile, 1u);/ticket = blockIdx.x;/|EMU-ERROR  *chained int32 sum small n=300007 seed=3 \[emu reverse\]|partial
 no-state-reset|lab6|s/CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, 0));//|EMU-ERROR;RACE;WRONG|notfull

@@ -3,8 +3,8 @@
 # 20 correct copies of lab 1 and every lab-1 submission of
 # tests/bad-submissions.sh (does not compile, hangs, crashes, writes out of
 # bounds, prints a fake verdict, uses CUB, writes a huge file, forks many
-# processes, ships its own harness), by `./grade --batch` as root (each
-# worker's students run as a user of their own).  Then: every CSV row and
+# processes, ships its own harness, is correct but slow), by `./grade
+# --batch` as root (each worker's students run as a user of their own).  Then: every CSV row and
 # NAME.json against Gradescope's fields (tests/batch/check.py), the correct
 # copies at 100 with speed, and --sanitize on a correct and a broken copy.
 # JOBS workers (default 4: builds in parallel; timings share one GPU, so
