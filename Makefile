@@ -53,7 +53,7 @@ HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
 
 LABS     := $(sort $(foreach d,$(wildcard labs/lab*-*),$(firstword $(subst -, ,$(notdir $(d))))))
 
-.PHONY: help all solutions test deps deps-check clean backend-check bin grader batch $(LABS) \
+.PHONY: help all solutions test deps deps-check dist clean backend-check bin grader batch $(LABS) \
         test-unit test-compile test-labs print-backend prebuild
 .DEFAULT_GOAL := help
 
@@ -65,6 +65,8 @@ help:
 	@echo "  make batch           build the batch driver (./grade --batch DIR labN)"
 	@echo "  make test            run the kit's own tests (unit tests, compile checks, emulator)"
 	@echo "  make deps            install missing packages (apt-get; root or sudo)"
+	@echo "  make dist            build/dist/reduce-scan-kit.tar.gz: a student's copy, no solutions"
+	@echo "                       (references prebuilt for DIST_ARCHS=\"$(DIST_ARCHS)\"; needs nvcc)"
 	@echo "  make clean           remove $(BUILD)/"
 	@echo "Variables:"
 	@echo "  ARCH=sm_90           GPU architecture (now: $(ARCH); detected from nvidia-smi)"
@@ -106,7 +108,12 @@ $(OUT)/ref/$(1): $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) 
 endef
 $(foreach l,$(LABS),$(eval $(call LAB_RULES,$(l))))
 
+ifneq ($(wildcard solutions),)
 solutions: $(foreach l,$(LABS),$(OUT)/ref/$(l))
+else
+solutions:
+	@echo "make solutions: no solutions/ in this copy of the kit (a student's copy)" >&2; exit 2
+endif
 
 # Build any folder of lab sources (used by the grader): make bin SRC_DIR=... BIN=...
 bin: $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
@@ -156,6 +163,8 @@ $(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS) | $(BUILD)/tes
 	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion -lm
 
 test: deps-check
+	@test -d tests || { echo "make test: the kit's own tests are not in this copy of the kit" \
+	  "(a student's copy: they need the solutions); grade a lab with ./grade labN" >&2; exit 2; }
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory test-compile
 	@$(MAKE) --no-print-directory test-emu
@@ -198,6 +207,12 @@ endif
 	@sh tests/missing-barrier.sh
 	@sh tests/lab6-pipeline.sh
 	@sh tests/batch/run.sh
+
+# A student's copy: no solutions/ or tests/, each lab's reference prebuilt
+# (for DIST_ARCHS) so that speed is still graded.  Needs nvcc, not a GPU.
+DIST_ARCHS ?= $(ARCH)
+dist:
+	@sh common/tools/dist.sh $(BUILD)/dist/reduce-scan-kit.tar.gz "$(DIST_ARCHS)"
 
 deps:
 	@sh common/tools/deps.sh $(DEPS)

@@ -249,6 +249,26 @@ static const char *query_backend(int emu, char *why, size_t len)
     return strcmp(answer, "gpu") == 0 ? "gpu" : "emu";
 }
 
+/*
+ * The reference to time a student against: 1 when it must be built from
+ * solutions/ (the instructor's tree); 0 when a student's copy of the kit
+ * (make dist) has it prebuilt, its path in ref; 0 with speed switched off
+ * (and why) when there is neither.
+ */
+static int pick_reference(grade_run *g, const char *lab, char *ref, size_t len)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/solutions/%s", top, g->s->dir);
+    if (access(path, R_OK) == 0)
+        return 1;
+    snprintf(ref, len, "%s/refbin/%s", top, lab);
+    if (access(ref, X_OK) == 0)
+        return 0;
+    g->speed_graded = 0;
+    g->no_speed_why = "this copy of the kit has neither the reference solution nor refbin/";
+    return 0;
+}
+
 /* Best (lowest) median of two alternating rounds, student and reference. */
 static void run_speed(grade_run *g, int k, const char *student, const char *ref, double timeout,
                       const sandbox *sb)
@@ -475,7 +495,8 @@ int main(int argc, char **argv)
         }
     }
 
-    if (g.speed_graded && s.nspeed > 0 && !g.build_failed) {
+    if (g.speed_graded && s.nspeed > 0 && !g.build_failed &&
+        pick_reference(&g, s.lab, ref, sizeof ref)) {
         char refsrc[1200];
         snprintf(refsrc, sizeof refsrc, "%s/solutions/%s", top, s.dir);
         snprintf(ref, sizeof ref, "%s/reference", work);
@@ -567,6 +588,7 @@ int main(int argc, char **argv)
                      g.forbidden[0]  ? "not timed: forbidden shortcut"
                      : g.build_failed ? "not timed: build failed"
                      : o.no_speed   ? "not timed (--no-speed)"
+                     : strcmp(g.backend, "gpu") == 0 ? g.no_speed_why
                                     : "speed not graded: no GPU (CPU emulator)");
             continue;
         }
