@@ -206,6 +206,7 @@ endif
 	@sh tests/bad-submissions.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/lab6-pipeline.sh
+	@sh tests/dist.sh
 	@sh tests/batch/run.sh
 
 # A student's copy: no solutions/ or tests/, each lab's reference prebuilt
