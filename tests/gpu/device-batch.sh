@@ -6,7 +6,8 @@
 # processes, ships its own harness, is correct but slow), by `./grade
 # --batch` as root (each worker's students run as a user of their own).  Then: every CSV row and
 # NAME.json against Gradescope's fields (tests/batch/check.py), the correct
-# copies at 100 with speed, and --sanitize on a correct and a broken copy.
+# copies at 100 with speed, --sanitize on a correct and a broken copy, and
+# a student's copy (make dist) timing against its prebuilt reference.
 # JOBS workers (default 4: builds in parallel; timings share one GPU, so
 # speed points may dip below full where a worker's kernel overlaps another's).
 set -u
@@ -50,6 +51,15 @@ PY
 ./grade lab1 --submission "$cls/class/correct-01" --sanitize --no-speed >"$OUT/sanitize-correct.txt" 2>&1
 ./grade lab1 --submission "$cls/class/out-of-bounds" --sanitize --no-speed >"$OUT/sanitize-oob.txt" 2>&1
 grep -E "^  (CLEAN|SANITIZER)|taken off|sanitize:" "$OUT"/sanitize-*.txt | cut -c1-200
+# A student's copy (make dist): speed graded against the prebuilt reference.
+make -s dist >/dev/null 2>&1 && tar -xzf build/dist/reduce-scan-kit.tar.gz -C "$cls" &&
+    cp solutions/lab1-reduce-naive/reduce.cu "$cls/reduce-scan-kit/labs/lab1-reduce-naive/" &&
+    (cd "$cls/reduce-scan-kit" && ./grade lab1) >"$OUT/dist-grade-lab1.txt" 2>&1
+if grep -q "yours .* reference" "$OUT/dist-grade-lab1.txt"; then
+    echo "ok   make dist: $(grep -m1 'yours' "$OUT/dist-grade-lab1.txt" | cut -c1-150)"
+else
+    echo "FAIL make dist: no speed line against refbin/"; tail -5 "$OUT/dist-grade-lab1.txt"; fail=1
+fi
 rm -rf "$cls"
 echo "device-batch: $([ $fail = 0 ] && echo passed || echo FAILED)"
 exit $fail
