@@ -20,12 +20,17 @@ python3 tests/gpu/lab6/pipeline.py "$src/pipeline-const.cu" --const-prefix || ex
 sed 's/T before = warp_lookback_prefix<T, Op>(st, id, aggregate);/T before = Op::identity(); (void)st;/' \
     solutions/lab6-scan-single-pass/scan.cu >"$src/reference-const.cu"
 cp solutions/lab6-scan-single-pass/scan.cu "$src/reference.cu"
+# the reference as it is, but made to fit more blocks per SM (v[] then spills)
+sed 's/__launch_bounds__(TILE_THREADS)/__launch_bounds__(TILE_THREADS, MIN_BLOCKS)/' \
+    solutions/lab6-scan-single-pass/scan.cu >"$src/reference-lb.cu"
 while read -r name file flags; do
     nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I common -Xptxas -v $flags -o "$src/$name" \
         "$src/$file" $objs 2>"$src/$name.ptxas" &
 done <<'CONFIGS'
 ref-256x16 reference.cu -DTILE_THREADS=256 -DITEMS=16
 ref-256x16-const reference-const.cu -DTILE_THREADS=256 -DITEMS=16
+ref-256x16-lb6 reference-lb.cu -DTILE_THREADS=256 -DITEMS=16 -DMIN_BLOCKS=6
+ref-256x16-lb8 reference-lb.cu -DTILE_THREADS=256 -DITEMS=16 -DMIN_BLOCKS=8
 pipe-256x16-mb8 pipeline.cu -DTILE_THREADS=256 -DITEMS=16 -DMIN_BLOCKS=8
 pipe-256x16-mb6 pipeline.cu -DTILE_THREADS=256 -DITEMS=16 -DMIN_BLOCKS=6
 pipe-256x16-mb4 pipeline.cu -DTILE_THREADS=256 -DITEMS=16 -DMIN_BLOCKS=4
