@@ -8,7 +8,7 @@
 # NAME.json against Gradescope's fields (tests/batch/check.py), the correct
 # copies at 100 with speed, --sanitize on a correct and a broken copy, and
 # a student's copy (make dist) timing against its prebuilt reference.
-# JOBS workers (default 4: builds in parallel; timings share one GPU, so
+# JOBS workers (default 8: builds in parallel; timings share one GPU, so
 # speed points may dip below full where a worker's kernel overlaps another's).
 set -u
 OUT=${OUT:-/tmp/device-batch}
@@ -22,7 +22,7 @@ for i in $(seq -w 1 20); do cp -r solutions/lab1-reduce-naive "$cls/class/correc
 chmod -R a+rX "$cls"
 echo "class: $(ls "$cls/class" | wc -l) submissions"
 start=$(date +%s)
-./grade --batch "$cls/class" lab1 --jobs "${JOBS:-4}" --limit 600 --json-dir "$OUT/json" \
+./grade --batch "$cls/class" lab1 --jobs "${JOBS:-8}" --limit 600 --json-dir "$OUT/json" \
     --csv "$OUT/grades.csv" 2>&1 | tail -3
 echo "batch wall-clock: $(( $(date +%s) - start )) s"
 fail=0
