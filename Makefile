@@ -53,7 +53,7 @@ HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
 
 LABS     := $(sort $(foreach d,$(wildcard labs/lab*-*),$(firstword $(subst -, ,$(notdir $(d))))))
 
-.PHONY: help all solutions test deps deps-check dist clean backend-check bin grader batch $(LABS) \
+.PHONY: help all solutions test deps deps-check dist bench plots clean backend-check bin grader batch $(LABS) \
         test-unit test-compile test-labs print-backend prebuild
 .DEFAULT_GOAL := help
 
@@ -65,6 +65,8 @@ help:
 	@echo "  make batch           build the batch driver (./grade --batch DIR labN)"
 	@echo "  make test            run the kit's own tests (unit tests, compile checks, emulator)"
 	@echo "  make deps            install missing packages (apt-get; root or sudo)"
+	@echo "  make bench LAB=labN  time your kernels and the reference over sizes (build/bench/)"
+	@echo "  make plots LAB=labN  draw the bench: GB/s against n, with the copy and CUB"
 	@echo "  make dist            build/dist/reduce-scan-kit.tar.gz: a student's copy, no solutions"
 	@echo "                       (references prebuilt for DIST_ARCHS=\"$(DIST_ARCHS)\"; needs nvcc)"
 	@echo "  make clean           remove $(BUILD)/"
@@ -207,7 +209,25 @@ endif
 	@sh tests/missing-barrier.sh
 	@sh tests/lab6-pipeline.sh
 	@sh tests/dist.sh
+	@sh tests/bench.sh
 	@sh tests/batch/run.sh
+
+# ---- benchmarks and plots (self-learners) ----------------------------------------
+# make bench LAB=labN: your kernels and the reference over a range of sizes,
+# next to the device copy and CUB (build/bench/labN.csv); make plots LAB=labN
+# draws it (build/bench/labN.png).  On the emulator the times are CPU times.
+BENCH_SIZES ?= $(if $(filter gpu,$(BACKEND)),2^16 2^18 2^20 2^22 2^24 2^26 2^28,2^10 2^12 2^14 2^16)
+REPS ?= 20
+BENCH_REF = $(if $(wildcard solutions),$(OUT)/ref/$(LAB),$(if $(and $(filter gpu,$(BACKEND)),$(wildcard refbin/$(LAB))),refbin/$(LAB)))
+bench:
+	@case " $(LABS) " in *" $(LAB) "*) ;; *) echo "usage: make bench LAB=labN (one of: $(LABS))" \
+	  "[BENCH_SIZES=\"2^20 2^24\"] [REPS=20]" >&2; exit 2;; esac
+	@$(MAKE) --no-print-directory $(LAB) $(if $(wildcard solutions),$(OUT)/ref/$(LAB))
+	$(PYTHON) common/tools/bench.py --yours $(OUT)/$(LAB) $(if $(BENCH_REF),--ref $(BENCH_REF)) \
+	  --sizes "$(BENCH_SIZES)" --reps $(REPS) -o $(BUILD)/bench/$(LAB).csv
+plots:
+	@test -f $(BUILD)/bench/$(LAB).csv || { echo "make plots: run make bench LAB=$(or $(LAB),labN) first" >&2; exit 2; }
+	$(PYTHON) common/tools/plot_bench.py $(BUILD)/bench/$(LAB).csv -o $(BUILD)/bench/$(LAB).png --title $(LAB)
 
 # A student's copy: no solutions/ or tests/, each lab's reference prebuilt
 # (for DIST_ARCHS) so that speed is still graded.  Needs nvcc, not a GPU.
