@@ -22,6 +22,7 @@
 #include "judge.h"
 #include "run.h"
 #include "forbid.h"
+#include "gpulock.h"
 #include "sandbox.h"
 #include "sanitize.h"
 
@@ -384,7 +385,9 @@ static void run_sanitizers(grade_run *g, const run_plan *plan, int progress)
                                : "the group has no case to run it on");
                 continue;
             }
+            gpu_lock_shared();
             sanitize_case(tool, 1 << t, plan, 4.0, &g->san_case[i], r);
+            gpu_unlock();
             if (progress)
                 fprintf(stderr, "\rgrade: sanitizer run %d/%d", ++runs, total);
         }
@@ -565,7 +568,12 @@ int main(int argc, char **argv)
         }
         run_plan plan = {student, work, 1, 0, timeout,
                          student_emu[0] ? student_emu : NULL, &sb, NULL};
+        int on_gpu = !is_emu && !s.cases[c].schedule[0];
+        if (on_gpu)
+            gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
         judge_case(&plan, &s.cases[c], t);
+        if (on_gpu)
+            gpu_unlock();
         if (!g.device[0]) /* the first run that named its device names it for all */
             snprintf(g.device, sizeof g.device, "%s", t->device);
         if (progress)
@@ -592,7 +600,9 @@ int main(int argc, char **argv)
                                     : "speed not graded: no GPU (CPU emulator)");
             continue;
         }
+        gpu_lock_exclusive(); /* the GPU to itself while it times (a batch on one GPU) */
         run_speed(&g, k, student, ref, timeout, &sb);
+        gpu_unlock();
     }
     tally(&g);
     g.seconds = now_s() - start;

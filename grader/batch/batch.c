@@ -14,9 +14,11 @@
  * only when the grader finished and the file parses) and <student>.txt (the
  * grader's report, stdout and stderr).  At the end the CSV gradebook.
  *
- * Workers: one per GPU (CUDA_VISIBLE_DEVICES=<index> for each), so that
- * timings are not disturbed by a neighbour; without a GPU (or with --emu)
- * one per CPU.  Resume: a student whose .json exists and parses is not
+ * Workers: one per GPU by default (CUDA_VISIBLE_DEVICES=<index> for each);
+ * with --jobs beyond that, workers share GPUs, and a speed test takes its
+ * GPU exclusively (GRADE_GPU_LOCK, grader/gpulock.h) so that timings are
+ * not disturbed by a neighbour.  Without a GPU (or with --emu) one worker
+ * per CPU.  Resume: a student whose .json exists and parses is not
  * graded again unless --redo.
  *
  * Exit status: 0 when the batch ran (whatever the students' results), 2 for
@@ -540,6 +542,10 @@ static void child(const student *s, int index, int worker, int gpu, const child_
     if (gpu >= 0) {
         snprintf(gpus, sizeof gpus, "%d", gpu);
         setenv("CUDA_VISIBLE_DEVICES", gpus, 1);
+        /* Workers sharing this GPU time one at a time (grader/gpulock.h). */
+        char lock[PATH_MAX];
+        snprintf(lock, sizeof lock, "%s/gpu%d", scratch, gpu);
+        setenv("GRADE_GPU_LOCK", lock, 1);
     }
     if (geteuid() == 0) {
         /* A user of its own per worker: the process limit (RLIMIT_NPROC)
@@ -885,8 +891,8 @@ int main(int argc, char **argv)
 #endif
         jobs = ngpu > 0 ? ngpu : cpus > 0 ? (int)cpus : 1;
     } else if (ngpu > 0 && jobs > ngpu) {
-        fprintf(stderr, "batch: warning: %d jobs on %d GPU(s): students share a GPU, so "
-                        "their speed results are less fair\n", jobs, ngpu);
+        fprintf(stderr, "batch: %d jobs on %d GPU(s): builds and correctness runs overlap; "
+                        "speed tests take their GPU one at a time\n", jobs, ngpu);
     }
 
     /* Resume: students with a valid results.json are done. */

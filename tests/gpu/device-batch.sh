@@ -8,8 +8,9 @@
 # NAME.json against Gradescope's fields (tests/batch/check.py), the correct
 # copies at 100 with speed, --sanitize on a correct and a broken copy, and
 # a student's copy (make dist) timing against its prebuilt reference.
-# JOBS workers (default 8: builds in parallel; timings share one GPU, so
-# speed points may dip below full where a worker's kernel overlaps another's).
+# JOBS workers (default 8) share the GPU: builds and correctness runs in
+# parallel, each speed test alone (grader/gpulock.h), so the correct copies
+# should all reach 100.
 set -u
 OUT=${OUT:-/tmp/device-batch}
 mkdir -p "$OUT"
@@ -46,6 +47,8 @@ for r in rows:
     if not r["student"].startswith("correct-"):
         print("%-18s %6s %-14s %s" % (r["student"], r["total"], r["status"], r.get("note", "")[:90]))
 bad = [r for r in ok if float(r["total"]) < 80 or r["status"] != "graded"]
+if any(float(r["total"]) < 100 for r in ok):
+    print("note: not every correct copy reached 100 (speed under a shared GPU?)")
 sys.exit(1 if len(ok) != 20 or bad else 0)
 PY
 ./grade lab1 --submission "$cls/class/correct-01" --sanitize --no-speed >"$OUT/sanitize-correct.txt" 2>&1

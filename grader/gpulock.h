@@ -1,0 +1,22 @@
+/*
+ * gpulock.h - fair timing when several graders share one GPU (a batch with
+ * more workers than GPUs).  Correctness runs may overlap each other; a
+ * speed test must have the GPU to itself.  So: a readers-writer lock per
+ * GPU, shared for a correctness run, exclusive for a speed test, with
+ * writers first (a speed test waits for the runs already going, and no new
+ * one starts meanwhile), built from two flock(2) files that the batch
+ * driver names in GRADE_GPU_LOCK.  Without GRADE_GPU_LOCK every call does
+ * nothing.  A process that dies holds nothing: the kernel drops its locks.
+ */
+#ifndef GPULOCK_H
+#define GPULOCK_H
+
+/* Take the GPU shared (a correctness run) or exclusive (a speed test);
+ * 0, or -1 when the lock files cannot be used (then nothing is held and
+ * the caller goes on unlocked). */
+int gpu_lock_shared(void);
+int gpu_lock_exclusive(void);
+/* Give back what gpu_lock_* took. */
+void gpu_unlock(void);
+
+#endif /* GPULOCK_H */
