@@ -30,6 +30,16 @@ static int slurp(const char *path, char *buf, size_t size)
     return more ? -1 : 0;
 }
 
+/* The first size - 1 bytes of a file, NUL-terminated ("" when unreadable). */
+static void read_head(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(buf, 1, size - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[got] = '\0';
+}
+
 /* What a student should read from the run's log, on one line: from the
  * first diagnostic (the emulator's, CUDA's, the watchdog's) if there is
  * one, else the log's last lines. */
@@ -38,11 +48,7 @@ static void log_excerpt(const char *log, char *out, size_t len)
     static const char *const markers[] = {"cuemu: error", "CUDA error", "TIMEOUT:", "error:"};
     char text[600], head[16384];
     const char *from = NULL;
-    FILE *f = fopen(log, "rb");
-    size_t got = f ? fread(head, 1, sizeof head - 1, f) : 0;
-    if (f)
-        fclose(f);
-    head[got] = '\0';
+    read_head(log, head, sizeof head);
     for (size_t m = 0; m < sizeof markers / sizeof markers[0] && !from; m++)
         from = strstr(head, markers[m]);
     if (from)
@@ -63,11 +69,7 @@ static void log_excerpt(const char *log, char *out, size_t len)
 void sanitizer_excerpt(const char *log, char *out, size_t len)
 {
     static char text[65536];
-    FILE *f = fopen(log, "rb");
-    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[got] = '\0';
+    read_head(log, text, sizeof text);
     sanitizer_summary(text, out, len);
 }
 

@@ -11,6 +11,12 @@
 #include "json.h"
 #include "sanitize.h"
 
+/* Did --sanitize run its tools here (asked for, on a GPU, on a build)? */
+static int sanitized(const grade_run *g) { return g->sanitize && !g->sanitize_why[0]; }
+
+/* Does the lab's suite ask for tool t (0 memcheck, 1 racecheck, 2 synccheck)? */
+static int tool_asked(const suite *s, int t) { return (s->sanitize.tools >> t) & 1; }
+
 void tally(grade_run *g)
 {
     const suite *s = g->s;
@@ -25,7 +31,7 @@ void tally(grade_run *g)
         }
         g->group_points[i] = group_score(s->groups[i].points, g->group_passed[i], g->group_run[i]);
         int found = 0;
-        for (int t = 0; t < 3 && g->sanitize && !g->sanitize_why[0]; t++)
+        for (int t = 0; t < 3 && sanitized(g); t++)
             found += g->san[i][t].verdict == V_SANITIZER;
         g->san_taken[i] = found * s->sanitize.penalty * s->groups[i].points;
         if (g->san_taken[i] > g->group_points[i])
@@ -57,15 +63,15 @@ static void case_label(const suite_case *c, int index, char *buf, size_t len)
 /* The sanitizer lines of group i: one per tool, and the tool's message. */
 static void print_sanitized(const grade_run *g, int i, FILE *f)
 {
-    if (!g->sanitize || g->sanitize_why[0] || g->build_failed)
-        return;
+    if (!sanitized(g))
+        return; /* (a failed build sets sanitize_why) */
     char label[160] = "a hidden test";
     if (g->san_case[i].visibility == VIS_VISIBLE)
         case_label(&g->san_case[i], i, label, sizeof label);
     for (int t = 0; t < 3; t++) {
         const test_result *r = &g->san[i][t];
-        if (r->verdict == V_SKIPPED && !r->detail[0])
-            continue; /* a tool the suite does not ask for */
+        if (!tool_asked(g->s, t))
+            continue;
         char name[40];
         snprintf(name, sizeof name, "%s", sanitize_tool_name(1 << t));
         fprintf(f, "  %-13s %-52s\n", r->verdict == V_PASS ? "CLEAN" : verdict_name(r->verdict),
@@ -172,10 +178,9 @@ int write_results_json(const grade_run *g, const char *path)
                                      s->cases[c].visibility == VIS_VISIBLE ? ": " : "",
                                      s->cases[c].visibility == VIS_VISIBLE ? t->detail : "");
         }
-        for (int t = 0; t < 3 && g->sanitize && !g->sanitize_why[0] && used < sizeof out - 200;
-             t++) {
+        for (int t = 0; t < 3 && sanitized(g) && used < sizeof out - 200; t++) {
             const test_result *r = &g->san[i][t];
-            if (r->verdict == V_SKIPPED && !r->detail[0])
+            if (!tool_asked(s, t))
                 continue;
             int clean = r->verdict == V_PASS;
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s",
