@@ -17,6 +17,8 @@ NVCC     ?= $(shell command -v nvcc 2>/dev/null || { test -x $(CUDA_HOME)/bin/nv
 HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
 GPU_CC   := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '. ')
 ARCH     ?= $(if $(GPU_CC),sm_$(GPU_CC),sm_90)
+# What nvcc generates: one architecture, or make dist's list of -gencode flags.
+GENCODE  ?= -arch=$(ARCH)
 # Architectures every .cu is compile-checked for by `make test`.
 CHECK_ARCHS ?= sm_75 sm_90
 
@@ -37,7 +39,7 @@ endif
 ifeq ($(BACKEND),gpu)
 CUDACC   := $(NVCC)
 CUFLAGS  ?= -O3 -lineinfo
-CUFLAGS  += -std=c++17 -arch=$(ARCH) -I common -Xcompiler -Wall -diag-suppress 177
+CUFLAGS  += -std=c++17 $(GENCODE) -I common -Xcompiler -Wall -diag-suppress 177
 else
 CUDACC   := $(EMU_NVCC)
 CUFLAGS  ?= -O2 -g

@@ -37,20 +37,16 @@ for a in $archs; do
     last=$n
 done
 gencode="$gencode -gencode arch=compute_$last,code=compute_$last"
-objs="$stage/obj"
-mkdir -p "$objs" "$kit/refbin"
-# Built from the committed files (the archive), not the working tree.
+mkdir -p "$kit/refbin"
+# Built by the kit's own Makefile from the committed files (the archive),
+# not the working tree, in a build folder of its own.
 cd "$kit"
-for c in common/*.c; do
-    ${CC:-cc} -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I common -c -o "$objs/$(basename "$c" .c).o" "$c"
-done
-for cu in common/*.cu; do
-    $nvcc -O3 -std=c++17 $gencode -I common -c -o "$objs/$(basename "$cu" .cu).cu.o" "$cu"
-done
 for d in solutions/lab*-*/; do
     lab=$(basename "$d" | cut -d- -f1)
     echo "dist: prebuilding the $lab reference for$(printf ' %s' $archs)"
-    $nvcc -O3 -std=c++17 $gencode -I common -o "refbin/$lab" "$d"*.cu "$objs"/*.o
+    make -s --no-print-directory EMU=0 NVCC="$nvcc" BUILD="$stage/build" GENCODE="$gencode" \
+        bin SRC_DIR="${d%/}" BIN="refbin/$lab" >"$stage/build.log" 2>&1 ||
+        { cat "$stage/build.log" >&2; die "the $lab reference did not build"; }
 done
 rm -rf solutions tests .ci
 cd "$top"
