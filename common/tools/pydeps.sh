@@ -14,18 +14,11 @@ python3 -c "import matplotlib" 2>/dev/null && exit 0
 
 real=$(readlink -f "$py")
 echo "pydeps: matplotlib is missing for $py"
-if [ "$(id -u)" = 0 ]; then SUDO=""
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"
-else SUDO="none"
-fi
 case "$real" in
 /usr/bin/python3*)
-    cmd="apt-get install -y --no-install-recommends python3-matplotlib"
-    if [ "$SUDO" != none ]; then
-        export DEBIAN_FRONTEND=noninteractive
-        $SUDO $cmd || { $SUDO apt-get update && $SUDO $cmd; }
-    fi
-    hint="sudo $cmd" ;;
+    # Debian's python: its package, through deps.sh (root, sudo, or the command)
+    sh "$(dirname "$0")/deps.sh" python3-matplotlib >&2 || true
+    hint="sudo apt-get install -y python3-matplotlib" ;;
 *)
     # Not the system python: pip installs into it (as root, or with --user).
     user="--root-user-action=ignore"
