@@ -7,7 +7,12 @@
  * all sections before b, to every element of section b.  Three kernels and
  * some host code, and the result is a scan of the whole array.  It moves
  * about 4n elements through memory (read and write in the section scan,
- * read and write again to add): lab 6 gets that down to 2n.
+ * read and write again to add).
+ *
+ * Stage 2 (reduce-then-scan) reorders the same three steps to move 3n:
+ * reduce each section to its total (read n), scan the totals, then scan
+ * each section again with its prefix combined in (read n, write n).  Lab 6
+ * gets down to 2n.
  *
  * The section scan here is the three-phase scan of lab 4 with the block
  * phase done by warp shuffles (given).  Read handouts/lab5.md first;
@@ -71,10 +76,13 @@ template <typename T, typename Op> __device__ T block_exclusive_scan(T v, T *tot
 
 /*
  * Kernel 1: scan section b of in into out (inclusive or exclusive), and
- * write the section's total to sums[b] when sums is not NULL.
+ * write the section's total to sums[b] when sums is not NULL.  With carry
+ * not NULL (stage 2), carry[b - 1] is the combination of every section
+ * before b, and it is combined into each result of section b > 0.
  */
 template <typename T, typename Op>
-__global__ void scan_sections(const T *in, T *out, T *sums, size_t n, int exclusive)
+__global__ void scan_sections(const T *in, T *out, T *sums, size_t n, int exclusive,
+                              const T *carry)
 {
     __shared__ T xy[SECTION + SECTION / 32];
     const Op op;
@@ -95,6 +103,8 @@ __global__ void scan_sections(const T *in, T *out, T *sums, size_t n, int exclus
 
     T total; /* phase 2: the chunks before mine; phase 3: add them */
     T before = block_exclusive_scan<T, Op>(v[ITEMS - 1], &total);
+    const T section_prefix = carry && blockIdx.x > 0 ? carry[blockIdx.x - 1] : Op::identity();
+    before = op(section_prefix, before);
 #pragma unroll
     for (unsigned int k = 0; k < ITEMS; k++)
         xy[padded(t * ITEMS + k)] = op(before, v[k]);
@@ -103,7 +113,9 @@ __global__ void scan_sections(const T *in, T *out, T *sums, size_t n, int exclus
     for (unsigned int k = 0; k < ITEMS; k++) { /* coalesced store, shifted if exclusive */
         unsigned int j = k * BLOCK_THREADS + t;
         if (start + j < n)
-            out[start + j] = !exclusive ? xy[padded(j)] : j > 0 ? xy[padded(j - 1)] : Op::identity();
+            out[start + j] = !exclusive ? xy[padded(j)]
+                             : j > 0    ? xy[padded(j - 1)]
+                                        : section_prefix;
     }
 
     /* TODO BEGIN 1: publish the section's total (`total`, the same in every
@@ -162,7 +174,8 @@ template <typename T, typename Op> static void scan_any(const T *in, T *out, siz
     T *sums = NULL;
     if (sections > 1)
         CUDA_CHECK(cudaMallocAsync((void **)&sums, sections * sizeof(T), 0));
-    scan_sections<T, Op><<<(unsigned int)sections, BLOCK_THREADS>>>(in, out, sums, n, exclusive);
+    scan_sections<T, Op><<<(unsigned int)sections, BLOCK_THREADS>>>(in, out, sums, n, exclusive,
+                                                                    NULL);
     CUDA_CHECK(cudaGetLastError());
     if (sections > 1) {
         scan_any<T, Op>(sums, sums, sections, 0);
@@ -173,18 +186,103 @@ template <typename T, typename Op> static void scan_any(const T *in, T *out, siz
     /* TODO END 3 */
 }
 
+/* ---- stage 2: reduce, then scan ------------------------------------------------ */
+
+/* The combination of the values of all threads of the block, in every thread. */
+template <typename T, typename Op> __device__ T block_reduce(T v)
+{
+    T total;
+    block_exclusive_scan<T, Op>(v, &total);
+    return total;
+}
+
+/*
+ * Kernel 1 of stage 2: the total of section b into sums[b], and nothing
+ * else: this pass reads the section and writes one element.
+ */
+template <typename T, typename Op> __global__ void reduce_sections(const T *in, T *sums, size_t n)
+{
+    const Op op;
+    const unsigned int t = threadIdx.x;
+    const size_t start = (size_t)blockIdx.x * SECTION;
+    T mine = Op::identity();
+
+    /* TODO BEGIN 4: combine this thread's elements j = k * BLOCK_THREADS +
+     * t, k = 0 .. ITEMS - 1 (where start + j < n) into `mine`, coalesced as
+     * in scan_sections; then total = block_reduce<T, Op>(mine) (every thread
+     * calls it: it has barriers) and thread 0 writes sums[blockIdx.x]. */
+#pragma unroll
+    for (unsigned int k = 0; k < ITEMS; k++) {
+        size_t i = start + k * BLOCK_THREADS + t;
+        if (i < n)
+            mine = op(mine, in[i]);
+    }
+    const T total = block_reduce<T, Op>(mine);
+    if (t == 0)
+        sums[blockIdx.x] = total;
+    /* TODO END 4 */
+}
+
+/*
+ * Reduce-then-scan: the same answer as scan_any, 3n moved instead of 4n.
+ * The sections' totals come first, from a pass that only reads; their scan
+ * gives every section its prefix; the section scan then writes each result
+ * once, final.
+ */
+template <typename T, typename Op>
+static void reduce_then_scan(const T *in, T *out, size_t n, int exclusive)
+{
+    const size_t sections = (n + SECTION - 1) / SECTION;
+    if (sections == 0)
+        return;
+
+    /* TODO BEGIN 5: the host side of stage 2.
+     *  - one section: scan_sections<T, Op> with 1 block, sums = carry = NULL;
+     *  - otherwise: allocate S (sections elements) with cudaMallocAsync;
+     *    launch reduce_sections<T, Op> with `sections` blocks writing S; scan
+     *    S in place, inclusively, with scan_any<T, Op>(S, S, sections, 0);
+     *    launch scan_sections with `sections` blocks, sums = NULL and carry
+     *    = S (block b combines S[b - 1] in); free S with cudaFreeAsync.
+     * Check every CUDA call with CUDA_CHECK. */
+    if (sections == 1) {
+        scan_sections<T, Op><<<1, BLOCK_THREADS>>>(in, out, NULL, n, exclusive, NULL);
+        CUDA_CHECK(cudaGetLastError());
+        return;
+    }
+    T *sums;
+    CUDA_CHECK(cudaMallocAsync((void **)&sums, sections * sizeof(T), 0));
+    reduce_sections<T, Op><<<(unsigned int)sections, BLOCK_THREADS>>>(in, sums, n);
+    CUDA_CHECK(cudaGetLastError());
+    scan_any<T, Op>(sums, sums, sections, 0);
+    scan_sections<T, Op><<<(unsigned int)sections, BLOCK_THREADS>>>(in, out, NULL, n, exclusive,
+                                                                    sums);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaFreeAsync(sums, 0));
+    /* TODO END 5 */
+}
+
+/* ---- the variants ----------------------------------------------------------------- */
+
 template <typename T, typename Op> static int run_scan(const lab_problem *p)
 {
     scan_any<T, Op>((const T *)p->in, (T *)p->out, p->n, p->exclusive);
     return cudaGetLastError();
 }
+template <typename T, typename Op> static int run_reduce_then_scan(const lab_problem *p)
+{
+    reduce_then_scan<T, Op>((const T *)p->in, (T *)p->out, p->n, p->exclusive);
+    return cudaGetLastError();
+}
 
 static int scan(const lab_problem *p) { return KIT_DISPATCH(run_scan, p); }
+static int rts(const lab_problem *p) { return KIT_DISPATCH(run_reduce_then_scan, p); }
 
 static const lab_variant variants[] = {
     {"hierarchical", "scan of any n: sections, scan of totals (recursive), add (TODO 1-3)",
      KIND_SCAN, 0, 0, "2log2n+16", scan},
+    {"reduce-then-scan", "stage 2: reduce sections, scan totals, rescan with prefix (TODO 4-5)",
+     KIND_SCAN, 0, 0, "2log2n+16", rts},
 };
 
 const lab_def LAB = {"lab5-scan-hierarchical", "hierarchical scan of arbitrary length", variants,
-                     1, 0};
+                     2, 0};
