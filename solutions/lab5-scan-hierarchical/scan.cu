@@ -88,6 +88,8 @@ __global__ void scan_sections(const T *in, T *out, T *sums, size_t n, int exclus
     const Op op;
     const unsigned int t = threadIdx.x;
     const size_t start = (size_t)blockIdx.x * SECTION;
+    /* Read first, used last: the load's latency hides behind the section's. */
+    const T section_prefix = carry && blockIdx.x > 0 ? carry[blockIdx.x - 1] : Op::identity();
 
     for (unsigned int k = 0; k < ITEMS; k++) { /* coalesced load */
         unsigned int j = k * BLOCK_THREADS + t;
@@ -103,7 +105,6 @@ __global__ void scan_sections(const T *in, T *out, T *sums, size_t n, int exclus
 
     T total; /* phase 2: the chunks before mine; phase 3: add them */
     T before = block_exclusive_scan<T, Op>(v[ITEMS - 1], &total);
-    const T section_prefix = carry && blockIdx.x > 0 ? carry[blockIdx.x - 1] : Op::identity();
     before = op(section_prefix, before);
 #pragma unroll
     for (unsigned int k = 0; k < ITEMS; k++)
