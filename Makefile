@@ -209,7 +209,6 @@ else
 endif
 	@sh tests/bad-submissions.sh
 	@sh tests/missing-barrier.sh
-	@sh tests/lab6-pipeline.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh
 	@sh tests/batch/run.sh

@@ -23,8 +23,12 @@
 #include "ops.cuh"
 
 /* Tuning: threads per block, elements per thread, elements per section. */
+#ifndef BLOCK_THREADS
 #define BLOCK_THREADS 256
+#endif
+#ifndef ITEMS
 #define ITEMS 8
+#endif
 #define SECTION (BLOCK_THREADS * ITEMS)
 #define WARPS (BLOCK_THREADS / 32)
 #define FULL_MASK 0xffffffffu

@@ -238,7 +238,7 @@ __device__ void store_slice(T *slice, size_t left, bool vector, const T (&x)[ITE
 
 /* ---- stage 1: the chained scan ------------------------------------------------- */
 
-/* Past any real tile: load_tile and store_tile then touch no element. */
+/* Past any real tile: its slices are empty, so nothing is loaded or stored. */
 #define NO_TILE 0xffffffffu
 
 /* A ticket: tiles are handed out in the order blocks start running, so

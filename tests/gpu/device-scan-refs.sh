@@ -7,6 +7,8 @@
 # racecheck and synccheck on every variant; then both labs graded (the
 # speed lines).  Transcripts go to $OUT.  PART=measure or PART=grade runs
 # one half (each fits one 10-minute device call); the default runs both.
+# PART=grade also runs make bench's tool on both references over
+# 2^16..2^28 next to copy and CUB, as CSV and plots (labN.csv, labN.png).
 set -u
 PART=${PART:-all}
 OUT=${OUT:-/tmp/device-scan-refs}
@@ -55,6 +57,12 @@ done
 rm -f "$OUT/san.log"
 fi
 [ "$PART" = measure ] && exit 0
+for lv in "lab6 lookback-warp,lookback" "lab5 reduce-then-scan,hierarchical"; do
+    set -- $lv
+    python3 common/tools/bench.py --yours build/gpu/ref/$1 --variants $2 --reps 30 \
+        --sizes "2^16 2^18 2^20 2^22 2^24 2^26 2^28" -o "$OUT/$1.csv" | grep -v "^bench: wrote"
+    python3 common/tools/plot_bench.py "$OUT/$1.csv" -o "$OUT/$1.png" --title "$1 reference"
+done
 for lab in lab5 lab6; do
     dir=$(sed -n 's/^lab [^ ]* dir=\([^ ]*\).*/\1/p' grader/suites/$lab.suite)
     start=$(date +%s)
