@@ -363,6 +363,12 @@ __device__ void find_prefix(tile_smem<T> &sm, tile_state st, unsigned int id)
     }
 }
 
+/*
+ * One tile per block: take a tile (ticket), load and scan each warp's slice
+ * in registers, learn the prefix of the tiles before (warp 0, the stage's
+ * protocol), store.  Three barriers: the ticket, the slice totals, the
+ * prefix; each one publishes shared memory that other warps read next.
+ */
 template <typename T, typename Op, int STAGE>
 __global__ void __launch_bounds__(TILE_THREADS)
     single_pass_scan(const T *in, T *out, size_t n, int exclusive, int aligned, tile_state st)
