@@ -238,22 +238,17 @@ template <typename T, typename Op>
 static void reduce_then_scan(const T *in, T *out, size_t n, int exclusive)
 {
     const size_t sections = (n + SECTION - 1) / SECTION;
-    if (sections == 0)
-        return;
-
-    /* TODO BEGIN 5: the host side of stage 2.
-     *  - one section: scan_sections<T, Op> with 1 block, sums = carry = NULL;
-     *  - otherwise: allocate S (sections elements) with cudaMallocAsync;
-     *    launch reduce_sections<T, Op> with `sections` blocks writing S; scan
-     *    S in place, inclusively, with scan_any<T, Op>(S, S, sections, 0);
-     *    launch scan_sections with `sections` blocks, sums = NULL and carry
-     *    = S (block b combines S[b - 1] in); free S with cudaFreeAsync.
-     * Check every CUDA call with CUDA_CHECK. */
-    if (sections == 1) {
-        scan_sections<T, Op><<<1, BLOCK_THREADS>>>(in, out, NULL, n, exclusive, NULL);
-        CUDA_CHECK(cudaGetLastError());
+    if (sections <= 1) { /* nothing to reduce: scan_any's one-section scan is the whole job */
+        scan_any<T, Op>(in, out, n, exclusive);
         return;
     }
+
+    /* TODO BEGIN 5: the host side of stage 2 (sections > 1): allocate S
+     * (sections elements) with cudaMallocAsync; launch reduce_sections<T, Op>
+     * with `sections` blocks writing S; scan S in place, inclusively, with
+     * scan_any<T, Op>(S, S, sections, 0); launch scan_sections with
+     * `sections` blocks, sums = NULL and carry = S (block b combines S[b - 1]
+     * in); free S with cudaFreeAsync.  Check every CUDA call with CUDA_CHECK. */
     T *sums;
     CUDA_CHECK(cudaMallocAsync((void **)&sums, sections * sizeof(T), 0));
     reduce_sections<T, Op><<<(unsigned int)sections, BLOCK_THREADS>>>(in, sums, n);
