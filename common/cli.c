@@ -41,6 +41,9 @@ void cli_usage(FILE *f, const char *prog)
             "      --out PREFIX     write PREFIX.json (result) and PREFIX.bin (raw output)\n"
             "      --verify R       R extra launches, each output compared with the first\n"
             "      --list           list the variants of this lab\n"
+            "      --cases FILE     run each line of FILE as a case: ID then options\n"
+            "                       (the grader's way of running many cases in one process)\n"
+            "      --progress FILE  with --cases: record \"begin ID\" and \"end ID RC\" there\n"
             "  -q, --quiet          print only the summary line\n"
             "  -h, --help           this text\n",
             prog);
@@ -93,7 +96,7 @@ static int parse_int(const char *s, int max, int *out)
 }
 
 enum opt_id { O_HELP, O_SIZE, O_SEED, O_DTYPE, O_OP, O_DIST, O_VARIANT, O_EXCL, O_REPS,
-              O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET, O_VERIFY };
+              O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET, O_VERIFY, O_CASES, O_PROGRESS };
 
 static const struct {
     const char *lng, *shrt;
@@ -107,7 +110,8 @@ static const struct {
     {"--reps", "-r", 1, O_REPS},       {"--warmup", "-w", 1, O_WARMUP},
     {"--timeout", NULL, 1, O_TIMEOUT}, {"--out", NULL, 1, O_OUT},
     {"--list", NULL, 0, O_LIST},       {"--quiet", "-q", 0, O_QUIET},
-    {"--verify", NULL, 1, O_VERIFY},
+    {"--verify", NULL, 1, O_VERIFY},   {"--cases", NULL, 1, O_CASES},
+    {"--progress", NULL, 1, O_PROGRESS},
 };
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return CLI_ERROR; } while (0)
@@ -191,6 +195,14 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errlen)
             break;
         case O_QUIET:
             o->quiet = 1;
+            break;
+        case O_CASES:
+            if (!*v) FAIL("--cases needs a file");
+            o->cases = v;
+            break;
+        case O_PROGRESS:
+            if (!*v) FAIL("--progress needs a file");
+            o->progress = v;
             break;
         }
     }

@@ -30,6 +30,8 @@ typedef struct {
     int verify;          /* --verify R: R more launches, each output checked */
     int list;            /* --list: print the variants and exit */
     int quiet;
+    const char *cases;    /* --cases FILE: run every case of FILE (caselist.h) */
+    const char *progress; /* --progress FILE: where --cases records each case */
 } cli_opts;
 
 enum { CLI_OK = 0, CLI_HELP = 1, CLI_ERROR = 2 };

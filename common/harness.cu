@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caselist.h"
 #include "check.h"
 #include "cli.h"
 #include "cub_baseline.h"
@@ -256,6 +257,162 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
         printf("  This is the harness's own check; `./grade` verifies independently.\n");
 }
 
+/* The device, named once per process (every case reports it). */
+static char device_name[256];
+
+/* The variant a command line asks for, or NULL (the reason printed) when
+ * there is none of that name or it does not define the combination. */
+static const lab_variant *variant_for(const cli_opts *o, const char *prog)
+{
+    char err[256];
+    const lab_variant *v = find_variant(o->variant);
+    if (!v) {
+        fprintf(stderr, "%s: no variant named '%s'\n", prog, o->variant);
+        list_variants(stderr);
+        return NULL;
+    }
+    if (validate(o, v, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return NULL;
+    }
+    return v;
+}
+
+/* The launches of one case: the checked one, the timed ones with the copy
+ * and CUB beside them, and --verify's; copies[] gets the outputs kept. */
+static int measure(const cli_opts *o, job *j, const void *in_host, report *r, void **copies)
+{
+    const lab_variant *v = j->variant;
+    size_t out_words = out_len_for(v->kind, o->n) + GUARD_ELEMS;
+    watch("running the kernel");
+    run_once(j);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    copies[0] = copy_back(j->problem.out, out_words);
+    int ncopies = 1;
+
+    /* Timed runs, then the copy yardstick; the last result is kept too so a
+     * result that changes between runs shows up. */
+    if (o->reps > 0) {
+        watch("timing the kernel");
+        r->kernel = time_runs(run_once, j, o->warmup, o->reps);
+        copies[1] = copy_back(j->problem.out, out_words);
+        ncopies = 2;
+        r->repeat_identical = memcmp(copies[0], copies[1], (out_words - GUARD_ELEMS) * 4) == 0;
+        watch("timing the device copy");
+        r->copy = time_copy((size_t)(r->bytes / 2), o->warmup, o->reps);
+        watch("timing CUB");
+        r->have_cub = time_cub(v->kind, &j->problem, o->warmup, o->reps, &r->cub) == 0;
+    }
+    /* --verify: more launches, each output checked.  Integers must repeat
+     * bit for bit; floats may legitimately differ (combination order), so
+     * each is checked against the reference instead. */
+    check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
+                       tol_depth(v->tol, o->n)};
+    for (int rep = 0; rep < o->verify; rep++) {
+        watch("verifying repeated launches");
+        run_once(j);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        void *again = copy_back(j->problem.out, out_words);
+        check_result cr;
+        int bad;
+        if (o->dtype == DT_INT32) {
+            bad = memcmp(again, copies[0], (out_words - GUARD_ELEMS) * 4) != 0;
+        } else {
+            check_output(&spec, in_host, again, &cr);
+            bad = !cr.ok;
+        }
+        r->verified++;
+        r->verify_failed += bad;
+        free(again);
+    }
+    alarm(0);
+    return ncopies;
+}
+
+/* One case, start to end: input, launches, the harness's own check, the
+ * result files and the printed report.  Returns the case's exit code. */
+static int run_case(const cli_opts *o, void *prog)
+{
+    if (o->cases) {
+        fprintf(stderr, "%s: --cases inside a case list\n", (const char *)prog);
+        return EXIT_USAGE;
+    }
+    const lab_variant *v = variant_for(o, (const char *)prog);
+    if (!v)
+        return EXIT_USAGE;
+    timeout_s = o->timeout_s;
+    report r;
+    memset(&r, 0, sizeof r);
+    r.guard_hit = -1;
+    r.input_intact = r.repeat_identical = 1;
+    r.bytes = bytes_moved(v->kind, o->n, o->dtype);
+    snprintf(r.device, sizeof r.device, "%s", device_name);
+
+    /* Input, fenced; output, poisoned and fenced. */
+    size_t out_len = out_len_for(v->kind, o->n), out_words = out_len + GUARD_ELEMS;
+    void *in_host = malloc((o->n ? o->n : 1) * 4);
+    if (!in_host) {
+        fprintf(stderr, "out of host memory for %zu elements\n", o->n);
+        exit(EXIT_CUDA_ERROR);
+    }
+    gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
+    job j;
+    j.variant = v;
+    j.problem.in = device_fenced(o->n, in_host, 0);
+    j.problem.out = device_fenced(out_len, NULL, POISON_WORD);
+    j.problem.n = o->n;
+    j.problem.dtype = o->dtype;
+    j.problem.op = o->op;
+    j.problem.exclusive = o->exclusive;
+
+    void *copies[2];
+    int ncopies = measure(o, &j, in_host, &r, copies);
+
+    void *in_after = copy_back(j.problem.in, o->n + GUARD_ELEMS);
+    r.input_intact = memcmp(in_after, in_host, o->n * 4) == 0 &&
+                     first_changed_word((uint32_t *)in_after + o->n, GUARD_ELEMS, GUARD_WORD) < 0;
+    check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
+                       tol_depth(v->tol, o->n)};
+    check_output(&spec, in_host, copies[0], &r.check);
+    r.guard_hit = first_changed_word((uint32_t *)copies[0] + out_len, GUARD_ELEMS, GUARD_WORD);
+
+    if (o->out) {
+        write_raw(o->out, copies, ncopies, out_words);
+        write_json(o->out, o, v, &r, out_len, ncopies);
+    }
+    if (!o->quiet || !(r.check.ok && r.guard_hit < 0))
+        print_report(o, v, &r);
+
+    CUDA_CHECK(cudaFree((void *)j.problem.in));
+    CUDA_CHECK(cudaFree(j.problem.out));
+    for (int i = 0; i < ncopies; i++)
+        free(copies[i]);
+    free(in_after);
+    free(in_host);
+    return r.check.ok && r.guard_hit < 0 && r.verify_failed == 0 ? 0 : EXIT_SELF_CHECK_FAILED;
+}
+
+/* The GPU (or the emulator) is there, and its name is known; a machine
+ * without one gets the way out. */
+static int open_device(const char *prog)
+{
+    watch("initialising the GPU");
+    int devices = 0;
+    cudaError_t dev_err = cudaGetDeviceCount(&devices);
+    if (dev_err != cudaSuccess || devices == 0) {
+        fprintf(stderr, "%s: no CUDA device available (%s). Without an NVIDIA GPU, build with "
+                        "the CPU emulator: make <lab> EMU=1\n",
+                prog, dev_err != cudaSuccess ? cudaGetErrorString(dev_err) : "0 devices");
+        return EXIT_CUDA_ERROR;
+    }
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(device_name, sizeof device_name, "%s", prop.name);
+    alarm(0);
+    return 0;
+}
+
+/* Phases: the command line, the device, then one case or a list of them. */
 int main(int argc, char **argv)
 {
     cli_opts o;
@@ -276,120 +433,15 @@ int main(int argc, char **argv)
         list_variants(stdout);
         return 0;
     }
-    const lab_variant *v = find_variant(o.variant);
-    if (!v) {
-        fprintf(stderr, "%s: no variant named '%s'\n", argv[0], o.variant);
-        list_variants(stderr);
+    if (!o.cases && !variant_for(&o, argv[0])) /* before touching the GPU */
         return EXIT_USAGE;
-    }
-    if (validate(&o, v, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", argv[0], err);
-        return EXIT_USAGE;
-    }
 
     timeout_s = o.timeout_s;
     signal(SIGALRM, on_alarm);
     setvbuf(stdout, NULL, _IOLBF, 0);
-
-    report r;
-    memset(&r, 0, sizeof r);
-    r.guard_hit = -1;
-    r.input_intact = r.repeat_identical = 1;
-    r.bytes = bytes_moved(v->kind, o.n, o.dtype);
-
-    watch("initialising the GPU");
-    int devices = 0;
-    cudaError_t dev_err = cudaGetDeviceCount(&devices);
-    if (dev_err != cudaSuccess || devices == 0) {
-        fprintf(stderr, "%s: no CUDA device available (%s). Without an NVIDIA GPU, build with "
-                        "the CPU emulator: make <lab> EMU=1\n",
-                argv[0], dev_err != cudaSuccess ? cudaGetErrorString(dev_err) : "0 devices");
-        return EXIT_CUDA_ERROR;
-    }
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    snprintf(r.device, sizeof r.device, "%s", prop.name);
-
-    /* Input, fenced; output, poisoned and fenced. */
-    size_t out_len = out_len_for(v->kind, o.n), out_words = out_len + GUARD_ELEMS;
-    void *in_host = malloc((o.n ? o.n : 1) * 4);
-    if (!in_host) {
-        fprintf(stderr, "out of host memory for %zu elements\n", o.n);
-        return EXIT_CUDA_ERROR;
-    }
-    gen_input(in_host, o.n, o.dtype, o.dist, o.seed);
-    job j;
-    j.variant = v;
-    j.problem.in = device_fenced(o.n, in_host, 0);
-    j.problem.out = device_fenced(out_len, NULL, POISON_WORD);
-    j.problem.n = o.n;
-    j.problem.dtype = o.dtype;
-    j.problem.op = o.op;
-    j.problem.exclusive = o.exclusive;
-
-    /* The run that is checked. */
-    watch("running the kernel");
-    run_once(&j);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    void *copies[2];
-    copies[0] = copy_back(j.problem.out, out_words);
-    int ncopies = 1;
-
-    /* Timed runs, then the copy yardstick; the last result is kept too so a
-     * result that changes between runs shows up. */
-    if (o.reps > 0) {
-        watch("timing the kernel");
-        r.kernel = time_runs(run_once, &j, o.warmup, o.reps);
-        copies[1] = copy_back(j.problem.out, out_words);
-        ncopies = 2;
-        r.repeat_identical = memcmp(copies[0], copies[1], out_len * 4) == 0;
-        watch("timing the device copy");
-        r.copy = time_copy((size_t)(r.bytes / 2), o.warmup, o.reps);
-        watch("timing CUB");
-        r.have_cub = time_cub(v->kind, &j.problem, o.warmup, o.reps, &r.cub) == 0;
-    }
-    /* --verify: more launches, each output checked.  Integers must repeat
-     * bit for bit; floats may legitimately differ (combination order), so
-     * each is checked against the reference instead. */
-    check_spec spec = {v->kind, o.dtype, o.op, o.exclusive, v->section, o.n, tol_depth(v->tol, o.n)};
-    for (int rep = 0; rep < o.verify; rep++) {
-        watch("verifying repeated launches");
-        run_once(&j);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        void *again = copy_back(j.problem.out, out_words);
-        check_result cr;
-        int bad;
-        if (o.dtype == DT_INT32) {
-            bad = memcmp(again, copies[0], out_len * 4) != 0;
-        } else {
-            check_output(&spec, in_host, again, &cr);
-            bad = !cr.ok;
-        }
-        r.verified++;
-        r.verify_failed += bad;
-        free(again);
-    }
-    alarm(0);
-
-    void *in_after = copy_back(j.problem.in, o.n + GUARD_ELEMS);
-    r.input_intact = memcmp(in_after, in_host, o.n * 4) == 0 &&
-                     first_changed_word((uint32_t *)in_after + o.n, GUARD_ELEMS, GUARD_WORD) < 0;
-
-    check_output(&spec, in_host, copies[0], &r.check);
-    r.guard_hit = first_changed_word((uint32_t *)copies[0] + out_len, GUARD_ELEMS, GUARD_WORD);
-
-    if (o.out) {
-        write_raw(o.out, copies, ncopies, out_words);
-        write_json(o.out, &o, v, &r, out_len, ncopies);
-    }
-    if (!o.quiet || !(r.check.ok && r.guard_hit < 0))
-        print_report(&o, v, &r);
-
-    CUDA_CHECK(cudaFree((void *)j.problem.in));
-    CUDA_CHECK(cudaFree(j.problem.out));
-    for (int i = 0; i < ncopies; i++)
-        free(copies[i]);
-    free(in_after);
-    free(in_host);
-    return r.check.ok && r.guard_hit < 0 && r.verify_failed == 0 ? 0 : EXIT_SELF_CHECK_FAILED;
+    if ((rc = open_device(argv[0])) != 0)
+        return rc;
+    if (o.cases)
+        return caselist_run(o.cases, o.progress, argv[0], run_case, argv[0]);
+    return run_case(&o, argv[0]);
 }

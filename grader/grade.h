@@ -48,7 +48,8 @@ typedef struct {
     double group_points[SUITE_MAX_GROUPS];
     int group_passed[SUITE_MAX_GROUPS], group_run[SUITE_MAX_GROUPS];
     double total, max_total;
-    double seconds;
+    double build_seconds; /* set-up and builds (nvcc's time, mostly) */
+    double seconds;       /* running and judging the tests */
 } grade_run;
 
 /* Add up group and speed points into g->total / g->max_total, less the

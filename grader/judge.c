@@ -15,6 +15,7 @@
 #include "json.h"
 #include "prng.h"
 #include "run.h"
+#include "limits.h"
 #include "sandbox.h"
 
 /* Read a whole small file (the JSON result) into buf; -1 if absent/too big. */
@@ -40,27 +41,36 @@ static void read_head(const char *path, char *buf, size_t size)
     buf[got] = '\0';
 }
 
-/* What a student should read from the run's log, on one line: from the
- * first diagnostic (the emulator's, CUDA's, the watchdog's) if there is
- * one, else the log's last lines. */
-static void log_excerpt(const char *log, char *out, size_t len)
+/* What a student should read from a run's log text, on one line: from
+ * the first diagnostic (the emulator's, CUDA's, the watchdog's) if there
+ * is one, else the text's last lines. */
+void log_excerpt_text(const char *head, char *out, size_t len)
 {
     static const char *const markers[] = {"cuemu: error", "CUDA error", "TIMEOUT:", "error:"};
-    char text[600], head[16384];
+    char text[600];
     const char *from = NULL;
-    read_head(log, head, sizeof head);
     for (size_t m = 0; m < sizeof markers / sizeof markers[0] && !from; m++)
         from = strstr(head, markers[m]);
-    if (from)
+    if (from) {
         snprintf(text, sizeof text, "%s", from);
-    else
-        read_tail(log, text, sizeof text);
+    } else {
+        size_t hl = strlen(head);
+        snprintf(text, sizeof text, "%s", head + (hl > sizeof text - 1 ? hl - (sizeof text - 1) : 0));
+    }
     size_t o = 0;
     for (char *p = text; *p && o + 4 < len; p++)
         out[o++] = (*p == '\n' || (unsigned char)*p < 0x20) ? ' ' : *p;
     while (o > 0 && out[o - 1] == ' ')
         o--;
     out[o] = '\0';
+}
+
+/* The same for a whole log file (its first 16 KiB). */
+static void log_excerpt(const char *log, char *out, size_t len)
+{
+    static char head[16384];
+    read_head(log, head, sizeof head);
+    log_excerpt_text(head, out, len);
 }
 
 /* What compute-sanitizer found, on one line: its first report (the lines
@@ -185,98 +195,99 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
     free(in);
 }
 
-void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
+void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd)
 {
-    char prefix[1200], log[1300], json_path[1300], bin_path[1300], text[8192];
-    char n[32], seed[32], reps[16], warmup[16], timeout[32];
-    snprintf(prefix, sizeof prefix, "%s/case", plan->work);
-    snprintf(log, sizeof log, "%s.log", prefix);
-    snprintf(json_path, sizeof json_path, "%s.json", prefix);
-    snprintf(bin_path, sizeof bin_path, "%s.bin", prefix);
-    remove(json_path);
-    remove(bin_path);
-    snprintf(n, sizeof n, "%zu", c->n);
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)c->seed);
-    snprintf(reps, sizeof reps, "%d", plan->reps);
-    snprintf(warmup, sizeof warmup, "%d", plan->warmup);
-    snprintf(timeout, sizeof timeout, "%g", plan->timeout_s);
-
-    char *argv[48];
     int a = 0;
-    for (int w = 0; plan->wrap && plan->wrap[w] && a < 16; w++)
-        argv[a++] = plan->wrap[w];
-    argv[a++] = (char *)(c->schedule[0] && plan->emu_binary ? plan->emu_binary : plan->binary);
-    argv[a++] = "--variant"; argv[a++] = (char *)c->variant;
-    argv[a++] = "--size"; argv[a++] = n;
-    argv[a++] = "--seed"; argv[a++] = seed;
-    argv[a++] = "--dtype"; argv[a++] = (char *)dtype_name(c->dtype);
-    argv[a++] = "--op"; argv[a++] = (char *)op_name(c->op);
-    argv[a++] = "--dist"; argv[a++] = (char *)dist_name(c->dist);
-    if (c->exclusive) argv[a++] = "--exclusive";
-    argv[a++] = "--reps"; argv[a++] = reps;
-    argv[a++] = "--warmup"; argv[a++] = warmup;
-    argv[a++] = "--timeout"; argv[a++] = timeout;
-    argv[a++] = "--out"; argv[a++] = prefix;
-    argv[a++] = "--quiet";
-    argv[a] = NULL;
+    snprintf(cmd->n, sizeof cmd->n, "%zu", c->n);
+    snprintf(cmd->seed, sizeof cmd->seed, "%llu", (unsigned long long)c->seed);
+    snprintf(cmd->reps, sizeof cmd->reps, "%d", plan->reps);
+    snprintf(cmd->warmup, sizeof cmd->warmup, "%d", plan->warmup);
+    snprintf(cmd->timeout, sizeof cmd->timeout, "%g", plan->timeout_s);
+    snprintf(cmd->prefix, sizeof cmd->prefix, "%s", prefix);
+    cmd->argv[a++] = "--variant"; cmd->argv[a++] = c->variant;
+    cmd->argv[a++] = "--size"; cmd->argv[a++] = cmd->n;
+    cmd->argv[a++] = "--seed"; cmd->argv[a++] = cmd->seed;
+    cmd->argv[a++] = "--dtype"; cmd->argv[a++] = dtype_name(c->dtype);
+    cmd->argv[a++] = "--op"; cmd->argv[a++] = op_name(c->op);
+    cmd->argv[a++] = "--dist"; cmd->argv[a++] = dist_name(c->dist);
+    if (c->exclusive) cmd->argv[a++] = "--exclusive";
+    cmd->argv[a++] = "--reps"; cmd->argv[a++] = cmd->reps;
+    cmd->argv[a++] = "--warmup"; cmd->argv[a++] = cmd->warmup;
+    cmd->argv[a++] = "--timeout"; cmd->argv[a++] = cmd->timeout;
+    cmd->argv[a++] = "--out"; cmd->argv[a++] = cmd->prefix;
+    cmd->argv[a++] = "--quiet";
+    cmd->argv[a] = NULL;
+    cmd->argc = a;
+}
 
-    run_status st;
-    char how[128], excerpt[700];
-    memset(t, 0, sizeof *t);
-    t->ms = t->gbps = t->copy_gbps = NAN;
-    /* An emulator schedule for this case only (the grader runs one child at
-     * a time, so setting its own environment is safe). */
+void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved)
+{
+    static const char *const vars[] = {"CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT"};
     char threads[16], stall[32];
-    snprintf(threads, sizeof threads, "%d", c->emu_threads);
+    for (int k = 0; k < 3; k++) {
+        saved->name[k] = vars[k];
+        saved->value[k] = getenv(vars[k]) ? strdup(getenv(vars[k])) : NULL;
+    }
     /* the emulator's deadlock report (which names the blocks and where they
-     * wait) must come before the binary's own watchdog */
-    snprintf(stall, sizeof stall, "%g", plan->timeout_s / 2);
-    static const char *const emu_vars[] = {"CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT"};
-    char *saved[3] = {NULL, NULL, NULL}; /* the caller's own settings, restored below */
+     * wait) must come before the binary's own watchdog; a GPU binary
+     * ignores the variable */
+    double limit = timeout_s / 2 < LIMIT_EMU_STALL_S ? timeout_s / 2 : LIMIT_EMU_STALL_S;
+    snprintf(stall, sizeof stall, "%g", limit);
+    setenv("CUEMU_TIMEOUT", stall, 1);
     if (c->schedule[0]) {
-        for (int k = 0; k < 3; k++)
-            saved[k] = getenv(emu_vars[k]) ? strdup(getenv(emu_vars[k])) : NULL;
         setenv("CUEMU_SCHEDULE", c->schedule, 1);
+        snprintf(threads, sizeof threads, "%d", c->emu_threads);
         if (c->emu_threads)
             setenv("CUEMU_THREADS", threads, 1);
-        setenv("CUEMU_TIMEOUT", stall, 1);
     }
+}
+
+void emu_env_restore(emu_env *saved)
+{
+    for (int k = 0; k < 3; k++) {
+        if (saved->value[k])
+            setenv(saved->name[k], saved->value[k], 1);
+        else
+            unsetenv(saved->name[k]);
+        free(saved->value[k]);
+        saved->value[k] = NULL;
+    }
+}
+
+size_t case_max_file(const suite_case *c)
+{
     /* The run may write its result (two copies of the output) and a log:
      * a little more than that, and no more. */
-    sandbox sb;
-    if (plan->sandbox) {
-        sb = *plan->sandbox;
-        sb.max_file = 3ULL * (out_len_for(c->kind, c->n) + GUARD_ELEMS) * 4 + (16ULL << 20);
-    }
-    run_sandboxed(argv, log, plan->timeout_s + 10.0, plan->sandbox ? &sb : NULL, &st);
-    if (c->schedule[0])
-        for (int k = 0; k < 3; k++) {
-            if (saved[k])
-                setenv(emu_vars[k], saved[k], 1);
-            else
-                unsetenv(emu_vars[k]);
-            free(saved[k]);
-        }
-    describe_status(&st, how, sizeof how);
-    log_excerpt(log, excerpt, sizeof excerpt);
+    return 3ULL * (out_len_for(c->kind, c->n) + GUARD_ELEMS) * 4 + (16ULL << 20);
+}
 
-    if (st.timed_out || (st.exited && st.code == EXIT_TIMEOUT)) {
+void judge_ending(const run_plan *plan, const suite_case *c, const run_status *st,
+                  const char *excerpt, const char *prefix, test_result *t)
+{
+    char how[128], json_path[1300], bin_path[1300];
+    static char text[8192];
+    describe_status(st, how, sizeof how);
+    memset(t, 0, sizeof *t);
+    t->ms = t->gbps = t->copy_gbps = NAN;
+    snprintf(json_path, sizeof json_path, "%s.json", prefix);
+    snprintf(bin_path, sizeof bin_path, "%s.bin", prefix);
+    if (st->timed_out || (st->exited && st->code == EXIT_TIMEOUT)) {
         t->verdict = V_TIMEOUT;
         snprintf(t->detail, sizeof t->detail, "no result within %.0f s (%s): %s",
                  plan->timeout_s, how, excerpt);
-    } else if (st.signaled) {
+    } else if (st->signaled) {
         t->verdict = V_CRASH;
         snprintf(t->detail, sizeof t->detail, "%s: %s", how, excerpt);
-    } else if (plan->wrap && st.exited && st.code == SANITIZER_FOUND_EXIT) {
+    } else if (plan->wrap && st->exited && st->code == SANITIZER_FOUND_EXIT) {
         t->verdict = V_SANITIZER;
-        sanitizer_excerpt(log, t->detail, sizeof t->detail);
-    } else if (st.exited && st.code == EMU_DIAGNOSTIC_EXIT) {
+        snprintf(t->detail, sizeof t->detail, "%s", excerpt);
+    } else if (st->exited && st->code == EMU_DIAGNOSTIC_EXIT) {
         t->verdict = V_EMU_ERROR;
         snprintf(t->detail, sizeof t->detail, "emulator: %s", excerpt);
-    } else if (st.exited && st.code == EXIT_CUDA_ERROR) {
+    } else if (st->exited && st->code == EXIT_CUDA_ERROR) {
         t->verdict = V_CUDA_ERROR;
         snprintf(t->detail, sizeof t->detail, "%s", excerpt);
-    } else if (!st.exited || (st.code != 0 && st.code != EXIT_SELF_CHECK_FAILED)) {
+    } else if (!st->exited || (st->code != 0 && st->code != EXIT_SELF_CHECK_FAILED)) {
         t->verdict = V_NO_RESULT;
         snprintf(t->detail, sizeof t->detail, "%s: %s", how, excerpt);
     } else if (slurp(json_path, text, sizeof text) != 0) {
@@ -290,4 +301,49 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
         t->verdict = V_PASS;
         judge_output(c, bin_path, t);
     }
+    remove(bin_path); /* judged: raw outputs can be large */
+}
+
+int test_hung(const test_result *t)
+{
+    return t->verdict == V_TIMEOUT ||
+           (t->verdict == V_EMU_ERROR && strstr(t->detail, "deadlock") != NULL);
+}
+
+void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
+{
+    char prefix[1200], log[1300], json_path[1300], bin_path[1300], excerpt[700];
+    snprintf(prefix, sizeof prefix, "%s/case", plan->work);
+    snprintf(log, sizeof log, "%s.log", prefix);
+    snprintf(json_path, sizeof json_path, "%s.json", prefix);
+    snprintf(bin_path, sizeof bin_path, "%s.bin", prefix);
+    remove(json_path);
+    remove(bin_path);
+
+    case_cmd cmd;
+    case_command(plan, c, prefix, &cmd);
+    char *argv[64];
+    int a = 0;
+    for (int w = 0; plan->wrap && plan->wrap[w] && a < 16; w++)
+        argv[a++] = plan->wrap[w];
+    argv[a++] = (char *)(c->schedule[0] && plan->emu_binary ? plan->emu_binary : plan->binary);
+    for (int k = 0; k <= cmd.argc; k++)
+        argv[a++] = (char *)cmd.argv[k];
+
+    emu_env saved;
+    emu_env_set(c, plan->timeout_s, &saved); /* this child's only: one runs at a time */
+    sandbox sb;
+    if (plan->sandbox) {
+        sb = *plan->sandbox;
+        sb.max_file = case_max_file(c);
+    }
+    run_status st;
+    run_sandboxed(argv, log, plan->timeout_s + LIMIT_KILL_GRACE_S, plan->sandbox ? &sb : NULL,
+                  &st);
+    emu_env_restore(&saved);
+    if (plan->wrap && st.exited && st.code == SANITIZER_FOUND_EXIT)
+        sanitizer_excerpt(log, excerpt, sizeof excerpt);
+    else
+        log_excerpt(log, excerpt, sizeof excerpt);
+    judge_ending(plan, c, &st, excerpt, prefix, t);
 }

@@ -8,6 +8,7 @@
 #define JUDGE_H
 
 #include "grade.h"
+#include "run.h"
 
 /* Exit code of the CPU emulator's diagnostics (common/emu/README.md). */
 #define EMU_DIAGNOSTIC_EXIT 86
@@ -34,7 +35,44 @@ int sanitizer_summary(const char *text, char *out, size_t len);
 /* The same for a log file. */
 void sanitizer_excerpt(const char *log, char *out, size_t len);
 
-/* Run case c as planned and fill t (verdict, detail, time). */
+/* Run case c as planned, in a process of its own, and fill t (verdict,
+ * detail, time).  Many cases in one process: unit.h. */
 void judge_case(const run_plan *plan, const suite_case *c, test_result *t);
+
+/* ---- the parts judge_case is made of, shared with unit.c ---- */
+
+/* The lab binary's options for case c, results to PREFIX.json/.bin. */
+typedef struct {
+    char n[32], seed[32], reps[16], warmup[16], timeout[32], prefix[1200];
+    const char *argv[40];
+    int argc;
+} case_cmd;
+void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd);
+
+/* The emulator's variables for case c (its schedule and threads, and the
+ * deadlock limit, limits.h) set in the grader's own environment, which
+ * the next child inherits; emu_env_restore puts the caller's back. */
+typedef struct {
+    const char *name[3];
+    char *value[3];
+} emu_env;
+void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved);
+void emu_env_restore(emu_env *saved);
+
+/* The largest file a run of case c needs to write (its raw output). */
+size_t case_max_file(const suite_case *c);
+
+/* The verdict for case c from how its run ended (st), what its log said
+ * (excerpt, one line) and, when it ended well, the result files at
+ * PREFIX.json / PREFIX.bin (the .bin is removed once judged). */
+void judge_ending(const run_plan *plan, const suite_case *c, const run_status *st,
+                  const char *excerpt, const char *prefix, test_result *t);
+
+/* One line from a run's log text for a student (first diagnostic, else
+ * its end). */
+void log_excerpt_text(const char *text, char *out, size_t len);
+
+/* A run that never ended: a timeout, or the emulator's deadlock report. */
+int test_hung(const test_result *t);
 
 #endif /* JUDGE_H */

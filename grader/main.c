@@ -9,11 +9,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +25,8 @@
 #include "run.h"
 #include "forbid.h"
 #include "gpulock.h"
+#include "limits.h"
+#include "unit.h"
 #include "sandbox.h"
 #include "sanitize.h"
 
@@ -270,73 +274,199 @@ static int pick_reference(grade_run *g, const char *lab, char *ref, size_t len)
     return 0;
 }
 
-/* Best (lowest) median of two alternating rounds, student and reference. */
-static void run_speed(grade_run *g, int k, const char *student, const char *ref, double timeout,
-                      const sandbox *sb)
+/* The case a speed test times: the group's inputs at the test's size. */
+static void speed_case(const suite_speed *sp, suite_case *c)
 {
-    const suite *s = g->s;
-    const suite_speed *sp = &s->speed[k];
-    speed_result *r = &g->speed[k];
-    suite_case c;
-    memset(&c, 0, sizeof c);
-    c.group = sp->group;
-    snprintf(c.variant, sizeof c.variant, "%s", sp->variant);
-    c.kind = sp->kind;
-    c.section = sp->section;
-    c.op = sp->op;
-    c.dtype = sp->dtype;
-    c.dist = DIST_SMALL;
-    c.n = sp->n;
-    c.seed = 7;
-    c.exclusive = sp->exclusive;
-    snprintf(c.tol, sizeof c.tol, "n");
-
-    memset(r, 0, sizeof *r);
-    r->t_student = r->t_ref = INFINITY;
-    if (g->group_passed[sp->group] < g->group_run[sp->group] || g->group_run[sp->group] == 0) {
-        r->verdict = V_SKIPPED;
-        snprintf(r->detail, sizeof r->detail, "not timed: group '%s' must pass first",
-                 s->groups[sp->group].id);
-        return;
-    }
-    for (int round = 0; round < 2; round++) {
-        test_result t;
-        run_plan mine = {student, work, 50, 5, timeout, NULL, sb, NULL};
-        run_plan theirs = {ref, work, 50, 5, timeout, NULL, sb, NULL};
-        judge_case(&mine, &c, &t);
-        if (t.verdict != V_PASS) {
-            r->verdict = t.verdict;
-            snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
-                     verdict_name(t.verdict), t.detail);
-            return;
-        }
-        if (t.ms < r->t_student) {
-            r->t_student = t.ms;
-            r->gbps = t.gbps;
-            r->copy_gbps = t.copy_gbps;
-        }
-        judge_case(&theirs, &c, &t);
-        if (t.verdict != V_PASS) {
-            r->verdict = V_SKIPPED;
-            snprintf(r->detail, sizeof r->detail, "the reference failed its speed run (%s): "
-                     "tell your instructor", verdict_name(t.verdict));
-            return;
-        }
-        if (t.ms < r->t_ref)
-            r->t_ref = t.ms;
-    }
-    r->verdict = V_PASS;
-    r->points = sp->points * speed_fraction(r->t_student / r->t_ref);
+    memset(c, 0, sizeof *c);
+    c->group = sp->group;
+    snprintf(c->variant, sizeof c->variant, "%s", sp->variant);
+    c->kind = sp->kind;
+    c->section = sp->section;
+    c->op = sp->op;
+    c->dtype = sp->dtype;
+    c->dist = DIST_SMALL;
+    c->n = sp->n;
+    c->seed = 7;
+    c->exclusive = sp->exclusive;
+    snprintf(c->tol, sizeof c->tol, "n");
 }
 
-/* How many tests before case c, of the same variant, timed out. */
-static int timeouts_of(const grade_run *g, int c)
+/* Run every case of a list as planned, in as few processes as the cases
+ * allow (unit.h), judging each into out[]. */
+static void run_all(const run_plan *plan, const suite_case *const *cases, int count,
+                    test_result *out)
 {
+    for (int done = 0; done < count;)
+        done += run_unit(plan, cases + done, count - done, out + done);
+}
+
+/* Why speed test k is not timed, or NULL when it is. */
+static const char *speed_skip_why(const grade_run *g, int k, char *buf, size_t len)
+{
+    const suite_speed *sp = &g->s->speed[k];
+    if (g->forbidden[0])
+        return "not timed: forbidden shortcut";
+    if (g->build_failed)
+        return "not timed: build failed";
+    if (!g->speed_graded)
+        return strcmp(g->backend, "gpu") == 0 ? g->no_speed_why
+                                              : "speed not graded: no GPU (CPU emulator)";
+    if (g->group_passed[sp->group] < g->group_run[sp->group] || g->group_run[sp->group] == 0) {
+        snprintf(buf, len, "not timed: group '%s' must pass first", g->s->groups[sp->group].id);
+        return buf;
+    }
+    return NULL;
+}
+
+/* One round: every timed case run by the student's binary and then by the
+ * reference, the GPU held alone; each keeps its best median. */
+static void speed_round(grade_run *g, const int *which, const suite_case *const *cases,
+                        int count, const run_plan *mine, const run_plan *theirs)
+{
+    static test_result got[SUITE_MAX_SPEED], ref[SUITE_MAX_SPEED];
+    gpu_lock_exclusive(); /* the GPU to itself while it times (a batch on one GPU) */
+    run_all(mine, cases, count, got);
+    run_all(theirs, cases, count, ref);
+    gpu_unlock();
+    for (int i = 0; i < count; i++) {
+        speed_result *r = &g->speed[which[i]];
+        if (r->verdict != V_PASS)
+            continue; /* failed in an earlier round */
+        if (got[i].verdict != V_PASS) {
+            r->verdict = got[i].verdict;
+            snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
+                     verdict_name(got[i].verdict), got[i].detail);
+        } else if (ref[i].verdict != V_PASS) {
+            r->verdict = V_SKIPPED;
+            snprintf(r->detail, sizeof r->detail, "the reference failed its speed run (%s): "
+                     "tell your instructor", verdict_name(ref[i].verdict));
+        }
+        if (got[i].verdict == V_PASS && got[i].ms < r->t_student) {
+            r->t_student = got[i].ms;
+            r->gbps = got[i].gbps;
+            r->copy_gbps = got[i].copy_gbps;
+        }
+        if (ref[i].verdict == V_PASS && ref[i].ms < r->t_ref)
+            r->t_ref = ref[i].ms;
+    }
+}
+
+/* Every speed test: SPEED_ROUNDS rounds alternating the student's binary
+ * and the reference; points from the ratio of the best medians. */
+static void run_speed_tests(grade_run *g, const char *student, const char *ref, double timeout,
+                            const sandbox *sb)
+{
+    const suite *s = g->s;
+    static suite_case store[SUITE_MAX_SPEED];
+    const suite_case *cases[SUITE_MAX_SPEED];
+    int which[SUITE_MAX_SPEED], count = 0;
+    for (int k = 0; k < s->nspeed; k++) {
+        speed_result *r = &g->speed[k];
+        char buf[256];
+        const char *why = speed_skip_why(g, k, buf, sizeof buf);
+        memset(r, 0, sizeof *r);
+        r->t_student = r->t_ref = INFINITY;
+        r->verdict = why ? V_SKIPPED : V_PASS;
+        if (why) {
+            snprintf(r->detail, sizeof r->detail, "%s", why);
+            continue;
+        }
+        speed_case(&s->speed[k], &store[count]);
+        cases[count] = &store[count];
+        which[count++] = k;
+    }
+    run_plan mine = {student, work, SPEED_REPS, SPEED_WARMUP, timeout, NULL, sb, NULL};
+    run_plan theirs = {ref, work, SPEED_REPS, SPEED_WARMUP, timeout, NULL, sb, NULL};
+    for (int round = 0; round < SPEED_ROUNDS && count > 0; round++)
+        speed_round(g, which, cases, count, &mine, &theirs);
+    for (int i = 0; i < count; i++) {
+        speed_result *r = &g->speed[which[i]];
+        if (r->verdict == V_PASS)
+            r->points = s->speed[which[i]].points * speed_fraction(r->t_student / r->t_ref);
+    }
+}
+
+/* How many tests before case c, of the same variant and emulator
+ * schedule, hung (timed out or deadlocked). */
+static int hangs_before(const grade_run *g, int c)
+{
+    const suite_case *k = &g->s->cases[c];
     int count = 0;
     for (int i = 0; i < c; i++)
-        count += g->tests[i].verdict == V_TIMEOUT &&
-                 strcmp(g->s->cases[i].variant, g->s->cases[c].variant) == 0;
+        count += test_hung(&g->tests[i]) && strcmp(g->s->cases[i].variant, k->variant) == 0 &&
+                 strcmp(g->s->cases[i].schedule, k->schedule) == 0;
     return count;
+}
+
+/* Settle case c without running it when there is nothing to run or no
+ * point; 1 when settled. */
+static int settle_unrun(grade_run *g, int c, int emu_unavailable)
+{
+    const suite_case *k = &g->s->cases[c];
+    test_result *t = &g->tests[c];
+    int is_emu = strcmp(g->backend, "emu") == 0;
+    memset(t, 0, sizeof *t);
+    t->ms = NAN;
+    if (g->build_failed)
+        t->verdict = g->forbidden[0] ? V_FORBIDDEN : V_BUILD_FAILED;
+    else if (is_emu && k->emu_skip)
+        t->verdict = V_SKIPPED,
+        snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
+    else if (hangs_before(g, c) >= LIMIT_HANGS_PER_VARIANT)
+        /* a variant that hung twice would make every later test wait out
+         * its limit too */
+        t->verdict = V_TIMEOUT,
+        snprintf(t->detail, sizeof t->detail, "not run: %d earlier tests of variant %s%s%s hung",
+                 LIMIT_HANGS_PER_VARIANT, k->variant, k->schedule[0] ? " under schedule " : "",
+                 k->schedule);
+    else if (k->schedule[0] && emu_unavailable)
+        t->verdict = V_SKIPPED,
+        snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
+    else
+        return 0;
+    return 1;
+}
+
+/*
+ * Correctness: every case, each launched twice (a second launch must give
+ * the same answer: state reset, no race).  Consecutive cases of a group
+ * that share a binary run in one process (unit.h).
+ */
+static void run_correctness(grade_run *g, const run_plan *plan, int emu_unavailable, int progress)
+{
+    const suite *s = g->s;
+    static test_result got[LIMIT_CASES_PER_UNIT];
+    const suite_case *unit[LIMIT_CASES_PER_UNIT];
+    for (int c = 0; c < s->ncases;) {
+        if (settle_unrun(g, c, emu_unavailable)) {
+            c++;
+            continue;
+        }
+        int count = 0;
+        for (int d = c; d < s->ncases && count < LIMIT_CASES_PER_UNIT; d++) {
+            const suite_case *k = &s->cases[d];
+            if (k->group != s->cases[c].group || !unit_compatible(k, &s->cases[c]) ||
+                (d > c && settle_unrun(g, d, emu_unavailable)))
+                break; /* (a settled case is settled again, the same, when c reaches it) */
+            unit[count++] = k;
+        }
+        int on_gpu = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0];
+        if (on_gpu)
+            gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
+        int done = run_unit(plan, unit, count, got);
+        if (on_gpu)
+            gpu_unlock();
+        for (int i = 0; i < done; i++) {
+            g->tests[c + i] = got[i];
+            if (!g->device[0]) /* the first run that named its device names it for all */
+                snprintf(g->device, sizeof g->device, "%s", got[i].device);
+        }
+        c += done;
+        if (progress)
+            fprintf(stderr, "\rgrade: test %d/%d", c, s->ncases);
+    }
+    if (progress)
+        fprintf(stderr, "\r%40s\r", "");
 }
 
 /*
@@ -410,25 +540,49 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-int main(int argc, char **argv)
+/* The reference binary, built by make into the kit's build folder and so
+ * rebuilt only when its sources change; gradings that run at once (a batch)
+ * take turns through a lock file, so no one runs a half-written binary.
+ * 0 with its path in ref, or -1 with make's complaint in why. */
+static int cached_reference(const grade_run *g, char *ref, size_t len, char *why, size_t wlen)
 {
-    grade_opts o;
-    static suite s;
-    static grade_run g;
-    char path[1200], err[400], student[700], ref[700], log[700];
-    double start = now_s();
+    char target[300], lock[1200], log[700];
+    snprintf(target, sizeof target, "build/%s/ref/%s", g->backend, g->s->lab);
+    snprintf(ref, len, "%s/%s", top, target);
+    snprintf(lock, sizeof lock, "%s/build", top);
+    mkdir(lock, 0755);
+    snprintf(lock, sizeof lock, "%s/build/.reference.lock", top);
+    snprintf(log, sizeof log, "%s/build-ref.log", work);
+    int fd = open(lock, O_RDWR | O_CREAT, 0644);
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, target,
+                    strcmp(g->backend, "emu") == 0 ? "EMU=1" : "EMU=0", NULL};
+    run_status st;
+    run_command(argv, log, LIMIT_BUILD_S, &st);
+    if (fd >= 0)
+        close(fd); /* and with it the lock */
+    if (st.exited && st.code == 0)
+        return 0;
+    read_tail(log, why, wlen);
+    return -1;
+}
 
-    if (parse_args(argc, argv, &o)) {
+/* Phase 1: the command line, the suite and a scratch folder. */
+static int setup(int argc, char **argv, grade_opts *o, suite *s)
+{
+    char path[1200], err[400];
+    if (parse_args(argc, argv, o)) {
         usage(stderr);
         return GRADE_USAGE;
     }
     top = getenv("KIT_TOP") ? getenv("KIT_TOP") : ".";
-    snprintf(path, sizeof path, "%s/grader/suites/%s.suite", top, o.lab);
+    snprintf(path, sizeof path, "%s/grader/suites/%s.suite", top, o->lab);
     if (access(path, R_OK) != 0) {
-        fprintf(stderr, "grade: no test suite for %s (%s)\n", o.lab, path);
+        fprintf(stderr, "grade: no test suite for %s (%s)\n", o->lab, path);
         return GRADE_USAGE;
     }
-    if (suite_load(path, &s, err, sizeof err)) {
+    if (suite_load(path, s, err, sizeof err)) {
         fprintf(stderr, "grade: %s\n", err);
         return GRADE_FAILURE;
     }
@@ -437,175 +591,136 @@ int main(int argc, char **argv)
         fprintf(stderr, "grade: cannot make a scratch folder: %s\n", strerror(errno));
         return GRADE_FAILURE;
     }
+    return GRADE_OK;
+}
 
-    memset(&g, 0, sizeof g);
-    g.s = &s;
-    g.backend = query_backend(o.emu, err, sizeof err);
-    if (!g.backend) {
-        fprintf(stderr, "grade: cannot build labs on this machine:\n%s", err);
-        remove_tree(work);
+/* Phase 2: the backend, the sandbox and the kit's own prebuilt parts. */
+static int prepare(grade_run *g, const grade_opts *o, sandbox *sb)
+{
+    char why[400];
+    const suite *s = g->s;
+    g->backend = query_backend(o->emu, why, sizeof why);
+    if (!g->backend) {
+        fprintf(stderr, "grade: cannot build labs on this machine:\n%s", why);
         return GRADE_FAILURE;
     }
-    g.speed_graded = strcmp(g.backend, "gpu") == 0 && !o.no_speed;
-    g.no_speed_why = o.no_speed ? "--no-speed" : "no GPU";
-    double timeout = o.timeout > 0 ? o.timeout : strcmp(g.backend, "gpu") == 0 ? 30 : 60;
-    if (o.nsubmissions == 0)
-        snprintf(g.submission, sizeof g.submission, "labs/%s/", s.dir);
-    else
-        for (int i = 0; i < o.nsubmissions; i++) {
-            size_t used = strlen(g.submission);
-            snprintf(g.submission + used, sizeof g.submission - used, "%s%s", i ? " " : "",
-                     o.submissions[i]);
-        }
-
+    g->speed_graded = strcmp(g->backend, "gpu") == 0 && !o->no_speed;
+    g->no_speed_why = o->no_speed ? "--no-speed" : "no GPU";
+    if (o->nsubmissions == 0)
+        snprintf(g->submission, sizeof g->submission, "labs/%s/", s->dir);
+    for (int i = 0; i < o->nsubmissions; i++) {
+        size_t used = strlen(g->submission);
+        snprintf(g->submission + used, sizeof g->submission - used, "%s%s", i ? " " : "",
+                 o->submissions[i]);
+    }
     /* The sandbox students' builds and runs get; as root, also another user. */
-    static sandbox sb;
-    char why[400];
-    sandbox_defaults(&sb, work);
-    int picked = geteuid() == 0 ? sandbox_pick_user(top, &sb.uid, &sb.gid, why, sizeof why) : 0;
+    sandbox_defaults(sb, work);
+    int picked = geteuid() == 0 ? sandbox_pick_user(top, &sb->uid, &sb->gid, why, sizeof why) : 0;
     if (picked < 0)
         fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
     else if (picked > 0)
         fprintf(stderr, "grade: warning: %s\n", why);
     int needs_emu = 0;
-    for (int c = 0; c < s.ncases; c++)
-        needs_emu |= s.cases[c].schedule[0] != 0;
-    if (prebuild(o.emu, why, sizeof why) ||
-        (needs_emu && strcmp(g.backend, "gpu") == 0 && prebuild(1, why, sizeof why))) {
+    for (int c = 0; c < s->ncases; c++)
+        needs_emu |= s->cases[c].schedule[0] != 0;
+    if (prebuild(o->emu, why, sizeof why) ||
+        (needs_emu && strcmp(g->backend, "gpu") == 0 && prebuild(1, why, sizeof why))) {
         fprintf(stderr, "grade: the kit's own parts did not build:\n%s\n", why);
-        remove_tree(work);
         return GRADE_FAILURE;
     }
+    return GRADE_OK;
+}
 
-    /* Build the submission; a build failure is a score of 0, not an error. */
-    printf("grade: building %s for the %s...\n", g.submission,
-           strcmp(g.backend, "gpu") == 0 ? "GPU" : "CPU emulator");
+/* Phase 3: the submission's build (a failure is a score of 0, not an
+ * error), its emulator build where cases name a schedule on a GPU machine
+ * (*emu_unavailable when that fails), and the reference for speed. */
+static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char *student,
+                     char *student_emu, int *emu_unavailable, char *ref)
+{
+    const suite *s = g->s;
+    char src[600], log[700], err[600];
+    printf("grade: building %s for the %s...\n", g->submission,
+           strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator");
     fflush(stdout);
-    snprintf(student, sizeof student, "%s/student", work);
+    snprintf(src, sizeof src, "%s/src", work);
+    snprintf(student, 700, "%s/student", work);
     snprintf(log, sizeof log, "%s/build.log", work);
-    if (collect_submission(&s, &o, g.build_log, sizeof g.build_log)) {
-        g.build_failed = 1;
-    } else if (scan_forbidden(&s, g.forbidden, sizeof g.forbidden)) {
-        g.build_failed = 1; /* nothing of it is built or run */
+    if (collect_submission(s, o, g->build_log, sizeof g->build_log)) {
+        g->build_failed = 1;
+    } else if (scan_forbidden(s, g->forbidden, sizeof g->forbidden)) {
+        g->build_failed = 1; /* nothing of it is built or run */
     } else {
-        char src[600];
-        snprintf(src, sizeof src, "%s/src", work);
-        if (sb.uid >= 0)
-            sandbox_hand_over(work, sb.uid, sb.gid); /* the scratch folder and the sources */
-        if (build(src, student, log, o.emu, 600, &sb)) {
-            g.build_failed = 1;
-            read_tail(log, g.build_log, sizeof g.build_log);
+        if (sb->uid >= 0)
+            sandbox_hand_over(work, sb->uid, sb->gid); /* the scratch folder and the sources */
+        if (build(src, student, log, o->emu, LIMIT_BUILD_S, sb)) {
+            g->build_failed = 1;
+            read_tail(log, g->build_log, sizeof g->build_log);
         }
     }
-
-    if (g.speed_graded && s.nspeed > 0 && !g.build_failed &&
-        pick_reference(&g, s.lab, ref, sizeof ref)) {
-        char refsrc[1200];
-        snprintf(refsrc, sizeof refsrc, "%s/solutions/%s", top, s.dir);
-        snprintf(ref, sizeof ref, "%s/reference", work);
-        snprintf(log, sizeof log, "%s/build-ref.log", work);
-        if (build(refsrc, ref, log, o.emu, 600, NULL)) {
-            read_tail(log, err, sizeof err);
-            fprintf(stderr, "grade: the reference solution did not build:\n%s\n", err);
-            if (!o.keep) remove_tree(work);
-            return GRADE_FAILURE;
-        }
+    if (g->speed_graded && s->nspeed > 0 && !g->build_failed &&
+        pick_reference(g, s->lab, ref, 700) &&
+        cached_reference(g, ref, 700, err, sizeof err) != 0) {
+        fprintf(stderr, "grade: the reference solution did not build:\n%s\n", err);
+        return GRADE_FAILURE;
     }
-
     /* Cases that name an emulator schedule run on a CPU-emulator build even
      * on a GPU machine: a GPU's block order is not adversarial enough. */
-    char student_emu[700] = "";
-    int emu_unavailable = 0;
-    for (int c = 0; c < s.ncases && !g.build_failed && strcmp(g.backend, "gpu") == 0; c++) {
-        if (!s.cases[c].schedule[0])
-            continue;
-        char src[600];
-        snprintf(src, sizeof src, "%s/src", work);
-        snprintf(student_emu, sizeof student_emu, "%s/student-emu", work);
+    int wants_emu = 0;
+    for (int c = 0; c < s->ncases; c++)
+        wants_emu |= s->cases[c].schedule[0] != 0;
+    student_emu[0] = '\0';
+    if (wants_emu && !g->build_failed && strcmp(g->backend, "gpu") == 0) {
+        snprintf(student_emu, 700, "%s/student-emu", work);
         snprintf(log, sizeof log, "%s/build-emu.log", work);
-        if (build(src, student_emu, log, 1, 600, &sb)) {
-            char tail[600];
-            read_tail(log, tail, sizeof tail);
+        if (build(src, student_emu, log, 1, LIMIT_BUILD_S, sb)) {
+            read_tail(log, err, sizeof err);
             fprintf(stderr, "grade: the CPU-emulator build failed, so the emulator-schedule "
-                            "tests are skipped (instructor: check common/emu):\n%s\n", tail);
+                            "tests are skipped (instructor: check common/emu):\n%s\n", err);
             student_emu[0] = '\0';
-            emu_unavailable = 1;
+            *emu_unavailable = 1;
         }
-        break;
     }
+    return GRADE_OK;
+}
 
-    /* Correctness: every case, each run twice (a second launch must give the
-     * same answer: state reset, no race). */
-    int is_emu = strcmp(g.backend, "emu") == 0;
+/* Phases: set-up, preparation, builds, correctness, sanitizers, speed,
+ * report.  Builds and grading are timed apart: the first is nvcc's. */
+int main(int argc, char **argv)
+{
+    grade_opts o;
+    static suite s;
+    static grade_run g;
+    static sandbox sb;
+    char student[700], student_emu[700], ref[700];
+    int emu_unavailable = 0, rc;
+    double start = now_s();
+
+    if ((rc = setup(argc, argv, &o, &s)) != GRADE_OK)
+        return rc;
+    memset(&g, 0, sizeof g);
+    g.s = &s;
+    if ((rc = prepare(&g, &o, &sb)) != GRADE_OK ||
+        (rc = build_all(&g, &o, &sb, student, student_emu, &emu_unavailable, ref)) != GRADE_OK) {
+        if (!o.keep)
+            remove_tree(work);
+        return rc;
+    }
+    g.build_seconds = now_s() - start;
+    double timeout = o.timeout > 0 ? o.timeout
+                     : strcmp(g.backend, "gpu") == 0 ? LIMIT_RUN_GPU_S : LIMIT_RUN_EMU_S;
     int progress = isatty(STDERR_FILENO); /* a live counter, only on a terminal */
-    for (int c = 0; c < s.ncases; c++) {
-        test_result *t = &g.tests[c];
-        if (g.build_failed) {
-            t->verdict = g.forbidden[0] ? V_FORBIDDEN : V_BUILD_FAILED;
-            t->ms = NAN;
-            continue;
-        }
-        if (is_emu && s.cases[c].emu_skip) {
-            t->verdict = V_SKIPPED;
-            t->ms = NAN;
-            snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
-            continue;
-        }
-        /* A variant that timed out twice would make every later test wait
-         * out its limit too: mark the rest as timed out without running. */
-        if (timeouts_of(&g, c) >= 2) {
-            t->verdict = V_TIMEOUT;
-            t->ms = NAN;
-            snprintf(t->detail, sizeof t->detail,
-                     "not run: two earlier tests of variant %s timed out", s.cases[c].variant);
-            continue;
-        }
-        if (s.cases[c].schedule[0] && emu_unavailable) {
-            t->verdict = V_SKIPPED;
-            t->ms = NAN;
-            snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
-            continue;
-        }
-        run_plan plan = {student, work, 1, 0, timeout,
-                         student_emu[0] ? student_emu : NULL, &sb, NULL};
-        int on_gpu = !is_emu && !s.cases[c].schedule[0];
-        if (on_gpu)
-            gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
-        judge_case(&plan, &s.cases[c], t);
-        if (on_gpu)
-            gpu_unlock();
-        if (!g.device[0]) /* the first run that named its device names it for all */
-            snprintf(g.device, sizeof g.device, "%s", t->device);
-        if (progress)
-            fprintf(stderr, "\rgrade: test %d/%d", c + 1, s.ncases);
-    }
-    if (progress)
-        fprintf(stderr, "\r%40s\r", "");
-    tally(&g);
 
+    run_plan plan = {student, work, 1, 0, timeout, student_emu[0] ? student_emu : NULL, &sb, NULL};
+    run_correctness(&g, &plan, emu_unavailable, progress);
+    tally(&g);
     if (o.sanitize) {
-        run_plan plan = {student, work, 0, 0, timeout, NULL, &sb, NULL};
-        run_sanitizers(&g, &plan, progress);
+        run_plan san = {student, work, 0, 0, timeout, NULL, &sb, NULL};
+        run_sanitizers(&g, &san, progress);
         tally(&g);
     }
-
-    for (int k = 0; k < s.nspeed; k++) {
-        if (!g.speed_graded || g.build_failed) {
-            g.speed[k].verdict = V_SKIPPED;
-            snprintf(g.speed[k].detail, sizeof g.speed[k].detail, "%s",
-                     g.forbidden[0]  ? "not timed: forbidden shortcut"
-                     : g.build_failed ? "not timed: build failed"
-                     : o.no_speed   ? "not timed (--no-speed)"
-                     : strcmp(g.backend, "gpu") == 0 ? g.no_speed_why
-                                    : "speed not graded: no GPU (CPU emulator)");
-            continue;
-        }
-        gpu_lock_exclusive(); /* the GPU to itself while it times (a batch on one GPU) */
-        run_speed(&g, k, student, ref, timeout, &sb);
-        gpu_unlock();
-    }
+    run_speed_tests(&g, student, ref, timeout, &sb);
     tally(&g);
-    g.seconds = now_s() - start;
+    g.seconds = now_s() - start - g.build_seconds;
 
     print_report(&g, stdout);
     if (o.json && write_results_json(&g, o.json) != 0)

@@ -139,7 +139,7 @@ void print_report(const grade_run *g, FILE *f)
     fprintf(f, "\nTOTAL %.1f / %.1f", g->total, g->max_total);
     if (!g->speed_graded)
         fprintf(f, "   (speed not graded: %s)", g->no_speed_why ? g->no_speed_why : "no GPU");
-    fprintf(f, "   (%.0f s)\n", g->seconds);
+    fprintf(f, "\ntime: build %.1f s, grading %.1f s\n", g->build_seconds, g->seconds);
 }
 
 static const char *vis_name(visibility_t v)
@@ -158,7 +158,7 @@ int write_results_json(const grade_run *g, const char *path)
     jw_init(&w, f);
     jw_object(&w, NULL);
     jw_number(&w, "score", g->total);
-    jw_number(&w, "execution_time", g->seconds);
+    jw_number(&w, "execution_time", g->build_seconds + g->seconds);
     if (g->forbidden[0])
         jw_string(&w, "output", g->forbidden);
     else if (g->build_failed)

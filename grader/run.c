@@ -52,6 +52,19 @@ static void reap_group(pid_t pgid)
 int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
                   const struct sandbox_s *sb, run_status *st)
 {
+    return run_watched(argv, log_path, timeout_s, NULL, 0, sb, st);
+}
+
+/* The size of a file, or -1 when it is not there. */
+static long long file_size(const char *path)
+{
+    struct stat s;
+    return path && stat(path, &s) == 0 ? (long long)s.st_size : -1;
+}
+
+int run_watched(char *const argv[], const char *log_path, double timeout_s, const char *progress,
+                double stall_s, const struct sandbox_s *sb, run_status *st)
+{
     static int subreaper;
     if (!subreaper)
         subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 1 : -1;
@@ -88,6 +101,8 @@ int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
     setpgid(pid, pid); /* also here: no race with the child's own call */
 
     int status = 0;
+    long long seen = file_size(progress);
+    double last_progress = start;
     for (;;) {
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid)
@@ -97,7 +112,13 @@ int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
             st->code = 127;
             return -1;
         }
-        if (now_s() - start > timeout_s) {
+        double now = now_s();
+        long long size = file_size(progress);
+        if (size != seen) {
+            seen = size;
+            last_progress = now;
+        }
+        if (now - start > timeout_s || (progress && now - last_progress > stall_s)) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);

@@ -31,6 +31,12 @@ struct sandbox_s;
 int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
                   const struct sandbox_s *sb, run_status *st);
 
+/* The same, also killed (as timed out) when the file `progress` has not
+ * changed size for stall_s seconds: a list of cases (unit.h) gets a limit
+ * per case this way, however many it holds. */
+int run_watched(char *const argv[], const char *log_path, double timeout_s, const char *progress,
+                double stall_s, const struct sandbox_s *sb, run_status *st);
+
 /* Last `max` bytes of a file (NUL-terminated), for showing a log's end. */
 void read_tail(const char *path, char *buf, size_t max);
 

@@ -3,7 +3,10 @@
  * judgement without a GPU.  It accepts the harness's command line, computes
  * the right answer on the CPU and then misbehaves as FAKE_MODE says:
  *   ok | wrong | unwritten | guard | flaky | hang | crash | cuda | emu |
+ *   watchdog (hangs until --timeout, then ends as the harness's watchdog does) |
  *   liar (prints PASS, writes nothing) | short (truncated output file)
+ * With FAKE_SEED set, only the cases of that seed misbehave (the others are
+ * right): a list of cases (--cases) with one bad case in the middle.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caselist.h"
 #include "check.h"
 #include "cli.h"
 #include "cuda_exit.h"
@@ -40,27 +44,35 @@ static void answer(const cli_opts *o, kind_t kind, const void *in, uint32_t *out
     free(d);
 }
 
-int main(int argc, char **argv)
+/* One case: right, or wrong in the way FAKE_MODE says. */
+static int run_fake(const cli_opts *opts, void *ctx)
 {
-    cli_opts o;
-    char err[256];
+    (void)ctx;
+    cli_opts o = *opts;
     const char *mode = getenv("FAKE_MODE") ? getenv("FAKE_MODE") : "ok";
+    const char *only = getenv("FAKE_SEED");
     kind_t kind = getenv("FAKE_KIND") && strcmp(getenv("FAKE_KIND"), "scan") == 0 ? KIND_SCAN
                                                                                   : KIND_REDUCE;
-    cli_defaults(&o);
-    if (cli_parse(argc, argv, &o, err, sizeof err) != CLI_OK || !o.out) {
-        fprintf(stderr, "fake_lab: %s\n", err);
+    if (only && strtoull(only, NULL, 10) != o.seed)
+        mode = "ok";
+    if (!o.out) {
+        fprintf(stderr, "fake_lab: --out is required\n");
         return EXIT_USAGE;
     }
     if (!strcmp(mode, "hang")) for (;;) pause();
+    if (!strcmp(mode, "watchdog")) {
+        sleep((unsigned)(o.timeout_s + 0.999));
+        fprintf(stderr, "TIMEOUT: still running the kernel after %.0f s\n", o.timeout_s);
+        exit(EXIT_TIMEOUT);
+    }
     if (!strcmp(mode, "crash")) raise(SIGSEGV);
     if (!strcmp(mode, "cuda")) {
         fprintf(stderr, "harness.cu:1: CUDA error cudaErrorIllegalAddress (an illegal memory access)\n");
-        return EXIT_CUDA_ERROR;
+        exit(EXIT_CUDA_ERROR); /* as the harness does: the context is lost */
     }
     if (!strcmp(mode, "emu")) {
         fprintf(stderr, "cuemu: out-of-bounds read in kernel k, block 3, thread 7\n");
-        return 86;
+        exit(86);
     }
     if (!strcmp(mode, "liar")) {
         printf("self-check PASS\nTOTAL 100 / 100\n");
@@ -93,4 +105,18 @@ int main(int argc, char **argv)
     free(in);
     free(out);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_opts o;
+    char err[256];
+    cli_defaults(&o);
+    if (cli_parse(argc, argv, &o, err, sizeof err) != CLI_OK) {
+        fprintf(stderr, "fake_lab: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (o.cases)
+        return caselist_run(o.cases, o.progress, argv[0], run_fake, NULL);
+    return run_fake(&o, NULL);
 }

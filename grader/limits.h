@@ -1,0 +1,47 @@
+/*
+ * limits.h - every number that decides how long the grader waits and how
+ * much it runs, each with its reason.  Change them here and nowhere else.
+ */
+#ifndef GRADER_LIMITS_H
+#define GRADER_LIMITS_H
+
+/* Limit per test run: generous next to any suite case (the largest take
+ * well under a second on a GPU and a few seconds emulated); a kernel that
+ * is still running after this is hung, not slow. */
+#define LIMIT_RUN_GPU_S 30.0
+#define LIMIT_RUN_EMU_S 60.0
+
+/* The grader kills a run this long after the binary's own watchdog should
+ * have ended it: time for the watchdog's report to be written. */
+#define LIMIT_KILL_GRACE_S 10.0
+
+/* The emulator reports a deadlock after this long without a block
+ * finishing or a barrier opening.  Suite cases finish a block or open a
+ * barrier every few milliseconds even on a loaded 2-core machine, so 3 s
+ * of no progress is a deadlock; 30 s (the emulator's default for people's
+ * own programs) made a lab 6 submission with six deadlocking cases take
+ * 187 s to grade. */
+#define LIMIT_EMU_STALL_S 3.0
+
+/* Hung runs (timeouts and deadlocks) allowed per variant and emulator
+ * schedule before the remaining cases of that pair are marked hung without
+ * running: one hang is a verdict, the next confirms it, more only make the
+ * student wait. */
+#define LIMIT_HANGS_PER_VARIANT 2
+
+/* Cases per process.  One CUDA process start costs 0.3 s of driver time
+ * (measured on an H200, docs/perf-notes.md), so the cases of a group run
+ * in one process; the cap bounds the raw outputs on disk at once. */
+#define LIMIT_CASES_PER_UNIT 64
+
+/* Speed tests: timed runs after warm-up, and rounds alternating student
+ * and reference (the best median of each is compared, so a clock change
+ * during one round cannot decide the grade). */
+#define SPEED_REPS 50
+#define SPEED_WARMUP 5
+#define SPEED_ROUNDS 2
+
+/* A build: nvcc on a large lab takes under a minute; ten is a hang. */
+#define LIMIT_BUILD_S 600.0
+
+#endif /* GRADER_LIMITS_H */
