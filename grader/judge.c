@@ -15,7 +15,7 @@
 #include "json.h"
 #include "prng.h"
 #include "run.h"
-#include "limits.h"
+#include "tunables.h"
 #include "sandbox.h"
 
 /* Read a whole small file (the JSON result) into buf; -1 if absent/too big. */

@@ -50,7 +50,7 @@ typedef struct {
 void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd);
 
 /* The emulator's variables for case c (its schedule and threads, and the
- * deadlock limit, limits.h) set in the grader's own environment, which
+ * deadlock limit, tunables.h) set in the grader's own environment, which
  * the next child inherits; emu_env_restore puts the caller's back. */
 typedef struct {
     const char *name[3];

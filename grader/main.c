@@ -25,7 +25,7 @@
 #include "run.h"
 #include "forbid.h"
 #include "gpulock.h"
-#include "limits.h"
+#include "tunables.h"
 #include "unit.h"
 #include "sandbox.h"
 #include "sanitize.h"

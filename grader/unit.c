@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cuda_exit.h"
-#include "limits.h"
+#include "tunables.h"
 #include "sandbox.h"
 
 int unit_compatible(const suite_case *a, const suite_case *b)

@@ -4,6 +4,7 @@
 # one grading at a time; then the cost of starting a CUDA process.
 # LABS (default all), KINDS (default "solution skeleton").  Reports under $OUT.
 set -u
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 OUT=${OUT:-/tmp/device-grade-time}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
@@ -12,7 +13,7 @@ kinds=${KINDS:-solution skeleton}
 nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader
 t0=$(date +%s.%N)
 make -s -j16 grader prebuild >/dev/null && make -s -j16 prebuild EMU=1 >/dev/null || { echo "kit build failed"; exit 1; }
-printf 'kit prebuild (grader, harness, emulator runtime): %.1f s\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
+echo "kit prebuild (grader, harness, emulator runtime): $(since $t0) s"
 for lab in $labs; do
     dir=$(sed -n 's/^lab [^ ]* dir=\([^ ]*\).*/\1/p' grader/suites/$lab.suite)
     for kind in $kinds; do
@@ -20,15 +21,19 @@ for lab in $labs; do
         [ $kind = skeleton ] && { src=labs/$dir; flags=--no-speed; }
         s=$(date +%s.%N)
         ./grade $lab --submission $src $flags >"$OUT/grade-$lab-$kind.txt" 2>&1
-        e=$(echo "$(date +%s.%N) - $s" | bc)
-        printf '%-5s %-8s wall %6.1f s  %s | %s\n' $lab $kind $e \
+        e=$(since $s)
+        printf '%-5s %-8s wall %6s s | %s | %s\n' $lab $kind $e \
             "$(grep -E '^TOTAL' "$OUT/grade-$lab-$kind.txt" | tr -s ' ')" \
-            "$(grep -iE 'took|seconds|build' "$OUT/grade-$lab-$kind.txt" | tail -2 | tr '\n' ' ')"
+            "$(grep -E '^time:' "$OUT/grade-$lab-$kind.txt")"
     done
 done
+lab=$(echo $labs | cut -d' ' -f1); dir=$(sed -n 's/^lab [^ ]* dir=\([^ ]*\).*/\1/p' grader/suites/$lab.suite)
+s=$(date +%s.%N)
+./grade $lab --submission solutions/$dir >"$OUT/grade-$lab-again.txt" 2>&1
+echo "$lab solution again (reference cached): wall $(since $s) s | $(grep -E '^time:' "$OUT/grade-$lab-again.txt")"
 cat > /tmp/start.cu <<'C'
 #include <cstdio>
 int main(){ int n; cudaGetDeviceCount(&n); cudaFree(0); return 0; }
 C
 nvcc -o /tmp/start /tmp/start.cu && { s=$(date +%s.%N); for i in $(seq 10); do /tmp/start; done;
-  printf 'ten CUDA process starts: %.2f s\n' "$(echo "$(date +%s.%N) - $s" | bc)"; }
+  echo "ten CUDA process starts: $(since $s) s"; }

@@ -1,9 +1,9 @@
 /*
- * limits.h - every number that decides how long the grader waits and how
+ * tunables.h - every number that decides how long the grader waits and how
  * much it runs, each with its reason.  Change them here and nowhere else.
  */
-#ifndef GRADER_LIMITS_H
-#define GRADER_LIMITS_H
+#ifndef GRADER_TUNABLES_H
+#define GRADER_TUNABLES_H
 
 /* Limit per test run: generous next to any suite case (the largest take
  * well under a second on a GPU and a few seconds emulated); a kernel that
@@ -44,4 +44,4 @@
 /* A build: nvcc on a large lab takes under a minute; ten is a hang. */
 #define LIMIT_BUILD_S 600.0
 
-#endif /* GRADER_LIMITS_H */
+#endif /* GRADER_TUNABLES_H */
