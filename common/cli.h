@@ -32,6 +32,8 @@ typedef struct {
     int quiet;
     const char *cases;    /* --cases FILE: run every case of FILE (caselist.h) */
     const char *progress; /* --progress FILE: where --cases records each case */
+    int no_raw;           /* --no-raw: with --out, PREFIX.json only (timing runs of a
+                             trusted reference: nobody reads its raw output) */
 } cli_opts;
 
 enum { CLI_OK = 0, CLI_HELP = 1, CLI_ERROR = 2 };

@@ -22,6 +22,8 @@ typedef struct {
     const struct sandbox_s *sandbox; /* limits for the run, or NULL */
     char *const *wrap;   /* run the binary under this command (NULL-terminated argv
                             prefix, e.g. compute-sanitizer --tool memcheck ...), or NULL */
+    int no_raw;          /* the kit's own reference timed: its raw output is not
+                            written (--no-raw) nor judged, only its time read */
 } run_plan;
 
 /* The exit status a wrapping compute-sanitizer is told to use for findings
@@ -44,7 +46,7 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t);
 /* The lab binary's options for case c, results to PREFIX.json/.bin. */
 typedef struct {
     char n[32], seed[32], reps[16], warmup[16], timeout[32], prefix[1200];
-    const char *argv[40];
+    const char *argv[42];
     int argc;
 } case_cmd;
 void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd);

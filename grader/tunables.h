@@ -41,6 +41,10 @@
 #define SPEED_WARMUP 5
 #define SPEED_ROUNDS 2
 
+/* The scratch folder goes to /dev/shm when this much is free there: the
+ * largest case writes two copies of 2^28 words (2 GiB) at once. */
+#define SCRATCH_SHM_MIN_BYTES (6.0 * (1 << 30))
+
 /* A build: nvcc on a large lab takes under a minute; ten is a hang. */
 #define LIMIT_BUILD_S 600.0
 

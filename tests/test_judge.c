@@ -32,7 +32,7 @@ static test_result judge(const char *mode, kind_t kind, dtype_t dtype, size_t n)
     snprintf(c.tol, sizeof c.tol, "log2n");
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_KIND", kind == KIND_SCAN ? "scan" : "reduce", 1);
-    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 1, 0, 2.0, NULL, NULL, NULL};
+    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 1, 0, 2.0, NULL, NULL, NULL, 0};
     test_result t;
     judge_case(&plan, &c, &t);
     return t;

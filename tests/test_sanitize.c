@@ -210,7 +210,7 @@ static test_result sanitized(const char *find, const char *mode)
     setenv("FAKE_FIND", find, 1);
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_KIND", "reduce", 1);
-    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 20, 3, 2.0, NULL, NULL, NULL};
+    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 20, 3, 2.0, NULL, NULL, NULL, 0};
     test_result t;
     sanitize_case(tool, SAN_SYNCCHECK, &plan, 2.0, &c, &t);
     return t;

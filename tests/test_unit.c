@@ -47,7 +47,7 @@ static int unit_of(const char *mode, int bad, int from)
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_SEED", seed, 1);
     setenv("FAKE_KIND", "scan", 1);
-    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 1, 0, 1.0, NULL, NULL, NULL};
+    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 1, 0, 1.0, NULL, NULL, NULL, 0};
     return run_unit(&plan, cases + from, COUNT - from, got + from);
 }
 

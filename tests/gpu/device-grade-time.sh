@@ -20,7 +20,7 @@ for lab in $labs; do
         src=solutions/$dir; flags=""
         [ $kind = skeleton ] && { src=labs/$dir; flags=--no-speed; }
         s=$(date +%s.%N)
-        ./grade $lab --submission $src $flags >"$OUT/grade-$lab-$kind.txt" 2>&1
+        GRADE_TRACE=1 ./grade $lab --submission $src $flags >"$OUT/grade-$lab-$kind.txt" 2>&1
         e=$(since $s)
         printf '%-5s %-8s wall %6s s | %s | %s\n' $lab $kind $e \
             "$(grep -E '^TOTAL' "$OUT/grade-$lab-$kind.txt" | tr -s ' ')" \
