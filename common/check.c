@@ -206,8 +206,60 @@ static void describe(const check_spec *s, const void *in, const void *got, check
                  r->bound == 0 ? "integer inputs: float sums are exact" : "gamma_k * sum|x|");
 }
 
+/* One int32 scan pass with the running result in a register: COMBINE(acc,
+ * x) for one operator, restarting every `section` elements (0: never). */
+#define INT32_SCAN_PASS(COMBINE)                                                 \
+    for (size_t i = 0, left = section; i < len; i++) {                          \
+        if (section && left-- == 0) {                                            \
+            acc = id;                                                            \
+            left = section - 1;                                                  \
+        }                                                                        \
+        int32_t before = acc, x = in[i];                                         \
+        acc = COMBINE;                                                           \
+        if (got[i] != (excl ? before : acc))                                     \
+            return 0;                                                            \
+    }
+
+/*
+ * int32 answers are exact, so most outputs can be confirmed in one tight
+ * pass with no doubles: a grader checking 2^28 elements took seconds in the
+ * general pass below, and a fraction of a second here.  1 when every
+ * element is right; 0 sends the caller to the general pass, which counts
+ * the mismatches and describes the first.
+ */
+static int int32_all_right(const check_spec *s, const int32_t *in, const int32_t *got)
+{
+    size_t len = out_len_for(s->kind, s->n);
+    size_t section = s->kind == KIND_SECTION_SCAN ? s->section : 0;
+    int32_t id = identity_i32(s->op), acc = id;
+    int excl = s->exclusive;
+    if (s->kind == KIND_REDUCE) {
+        for (size_t i = 0; i < s->n; i++)
+            acc = combine_i32(s->op, acc, in[i]);
+        return got[0] == acc;
+    }
+    switch (s->op) {
+    case OP_SUM:
+        INT32_SCAN_PASS((int32_t)((uint32_t)acc + (uint32_t)x))
+        break;
+    case OP_MIN:
+        INT32_SCAN_PASS(x < acc ? x : acc)
+        break;
+    default:
+        INT32_SCAN_PASS(x > acc ? x : acc)
+        break;
+    }
+    return 1;
+}
+
 void check_output(const check_spec *s, const void *in, const void *got, check_result *r)
 {
+    if (s->dtype == DT_INT32 && (s->op == OP_SUM || s->op == OP_MIN || s->op == OP_MAX) &&
+        int32_all_right(s, (const int32_t *)in, (const int32_t *)got)) {
+        memset(r, 0, sizeof *r);
+        r->ok = 1;
+        return;
+    }
     size_t len = out_len_for(s->kind, s->n);
     int exact_floats = s->dtype == DT_FLOAT32 && float_sums_exact(s, (const float *)in);
     double g = gamma_k(s->depth > 0 ? s->depth : 1);
