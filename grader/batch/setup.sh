@@ -16,3 +16,13 @@ make deps
 make grader
 # A GPU image (nvcc present, a GPU at run time) builds the labs for the GPU;
 # otherwise they are graded on the CPU emulator (speed tests not graded).
+# Everything a grading needs, built now, once, so that no grading in a fresh
+# container pays for it: the harness and the emulator's runtime (every lab
+# has emulator-schedule cases, even on a GPU), and on a GPU image the
+# reference solutions the speed tests time against (./grade finds them in
+# build/gpu/ref/ and rebuilds only when their sources change).
+make prebuild EMU=1
+if command -v nvcc >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+    make prebuild EMU=0
+    [ -d solutions ] && make solutions EMU=0
+fi
