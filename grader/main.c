@@ -64,9 +64,9 @@ static void usage(FILE *f)
             "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
             "                     synccheck) on one small case of each group (GPU only;\n"
             "                     findings cost points as the lab's suite says)\n"
-            "  --timeout SEC      limit per run (default 30 on a GPU, 60 emulated)\n"
+            "  --timeout SEC      limit per run (default %.0f on a GPU, %.0f emulated)\n"
             "  --keep             keep the scratch folder (its path is printed)\n"
-            "  -h, --help         this text\n");
+            "  -h, --help         this text\n", LIMIT_RUN_GPU_S, LIMIT_RUN_EMU_S);
 }
 
 static int parse_args(int argc, char **argv, grade_opts *o)
@@ -394,15 +394,13 @@ static void run_speed_tests(grade_run *g, const char *student, const char *ref, 
     }
 }
 
-/* How many tests before case c, of the same variant and emulator
- * schedule, hung (timed out or deadlocked). */
+/* How many tests before case c, of its group, hung (timed out or
+ * deadlocked). */
 static int hangs_before(const grade_run *g, int c)
 {
-    const suite_case *k = &g->s->cases[c];
     int count = 0;
     for (int i = 0; i < c; i++)
-        count += test_hung(&g->tests[i]) && strcmp(g->s->cases[i].variant, k->variant) == 0 &&
-                 strcmp(g->s->cases[i].schedule, k->schedule) == 0;
+        count += test_hung(&g->tests[i]) && g->s->cases[i].group == g->s->cases[c].group;
     return count;
 }
 
@@ -420,13 +418,12 @@ static int settle_unrun(grade_run *g, int c, int emu_unavailable)
     else if (is_emu && k->emu_skip)
         t->verdict = V_SKIPPED,
         snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
-    else if (hangs_before(g, c) >= LIMIT_HANGS_PER_VARIANT)
-        /* a variant that hung twice would make every later test wait out
-         * its limit too */
+    else if (hangs_before(g, c) >= LIMIT_HANGS_PER_GROUP)
+        /* a group that hung twice would make every later test wait out its
+         * limit too */
         t->verdict = V_TIMEOUT,
-        snprintf(t->detail, sizeof t->detail, "not run: %d earlier tests of variant %s%s%s hung",
-                 LIMIT_HANGS_PER_VARIANT, k->variant, k->schedule[0] ? " under schedule " : "",
-                 k->schedule);
+        snprintf(t->detail, sizeof t->detail, "not run: %d earlier tests of group %s hung "
+                 "(timed out or deadlocked)", LIMIT_HANGS_PER_GROUP, g->s->groups[k->group].id);
     else if (k->schedule[0] && emu_unavailable)
         t->verdict = V_SKIPPED,
         snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
