@@ -32,6 +32,8 @@ typedef struct {
     int quiet;
     const char *cases;    /* --cases FILE: run every case of FILE (caselist.h) */
     const char *progress; /* --progress FILE: where --cases records each case */
+    int graded;           /* --graded: the grader judges the raw output, so the
+                             binary's own check is left out */
     int no_raw;           /* --no-raw: with --out, PREFIX.json only (timing runs of a
                              trusted reference: nobody reads its raw output) */
 } cli_opts;

@@ -429,7 +429,7 @@ static int run_case(const cli_opts *o, void *prog)
     size_t out_len = out_len_for(v->kind, o->n), out_words = out_len + GUARD_ELEMS;
     /* The host keeps a copy of the input only where it is used: for the
      * harness's own check, and on the emulator, where the host makes it. */
-    int graded = o->out && o->quiet;
+    int graded = o->graded && o->out;
     int host_input = !graded || o->verify > 0;
 #ifdef __CUEMU__
     host_input = 1;
@@ -453,7 +453,7 @@ static int run_case(const cli_opts *o, void *prog)
     int ncopies = measure(o, &j, in_host, &r, copies);
 
     /* The harness's own check, for a person at the terminal.  A graded run
-     * (--out with --quiet) leaves it out: the grader judges the raw output
+     * (--graded, with --out) leaves it out: the grader judges the raw output
      * itself, and at 2^28 elements this check alone took seconds. */
     void *in_after = NULL;
     if (!graded) {
