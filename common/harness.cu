@@ -357,7 +357,8 @@ static const lab_variant *variant_for(const cli_opts *o, const char *prog)
 
 /* The launches of one case: the checked one, the timed ones with the copy
  * and CUB beside them, and --verify's; copies[] gets the outputs kept. */
-static int measure(const cli_opts *o, job *j, const void *in_host, report *r, void **copies)
+static int measure(const cli_opts *o, job *j, const void *in_host, const check_spec *spec,
+                   report *r, void **copies)
 {
     const lab_variant *v = j->variant;
     size_t out_words = out_len_for(v->kind, o->n) + GUARD_ELEMS;
@@ -383,8 +384,6 @@ static int measure(const cli_opts *o, job *j, const void *in_host, report *r, vo
     /* --verify: more launches, each output checked.  Integers must repeat
      * bit for bit; floats may legitimately differ (combination order), so
      * each is checked against the reference instead. */
-    check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
-                       tol_depth(v->tol, o->n)};
     for (int rep = 0; rep < o->verify; rep++) {
         watch("verifying repeated launches");
         run_once(j);
@@ -395,7 +394,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, report *r, vo
         if (o->dtype == DT_INT32) {
             bad = memcmp(again, copies[0], (out_words - GUARD_ELEMS) * 4) != 0;
         } else {
-            check_output(&spec, in_host, again, &cr);
+            check_output(spec, in_host, again, &cr);
             bad = !cr.ok;
         }
         r->verified++;
@@ -449,8 +448,10 @@ static int run_case(const cli_opts *o, void *prog)
     j.problem.op = o->op;
     j.problem.exclusive = o->exclusive;
 
+    check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
+                       tol_depth(v->tol, o->n)};
     void *copies[2];
-    int ncopies = measure(o, &j, in_host, &r, copies);
+    int ncopies = measure(o, &j, in_host, &spec, &r, copies);
 
     /* The harness's own check, for a person at the terminal.  A graded run
      * (--graded, with --out) leaves it out: the grader judges the raw output
@@ -460,8 +461,6 @@ static int run_case(const cli_opts *o, void *prog)
         in_after = copy_back(j.problem.in, o->n + GUARD_ELEMS);
         r.input_intact = memcmp(in_after, in_host, o->n * 4) == 0 &&
                          first_changed_word((uint32_t *)in_after + o->n, GUARD_ELEMS, GUARD_WORD) < 0;
-        check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
-                           tol_depth(v->tol, o->n)};
         check_output(&spec, in_host, copies[0], &r.check);
         r.guard_hit = first_changed_word((uint32_t *)copies[0] + out_len, GUARD_ELEMS, GUARD_WORD);
     } else {

@@ -267,6 +267,15 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
     free(in);
 }
 
+int program_argv(const run_plan *plan, const suite_case *c, char **argv)
+{
+    int a = 0;
+    for (int w = 0; plan->wrap && plan->wrap[w] && a < PROGRAM_WRAP_MAX; w++)
+        argv[a++] = plan->wrap[w];
+    argv[a++] = (char *)(c->schedule[0] && plan->emu_binary ? plan->emu_binary : plan->binary);
+    return a;
+}
+
 void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd)
 {
     int a = 0;
@@ -399,10 +408,7 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
     case_cmd cmd;
     case_command(plan, c, prefix, &cmd);
     char *argv[64];
-    int a = 0;
-    for (int w = 0; plan->wrap && plan->wrap[w] && a < 16; w++)
-        argv[a++] = plan->wrap[w];
-    argv[a++] = (char *)(c->schedule[0] && plan->emu_binary ? plan->emu_binary : plan->binary);
+    int a = program_argv(plan, c, argv);
     for (int k = 0; k <= cmd.argc; k++)
         argv[a++] = (char *)cmd.argv[k];
 

@@ -43,6 +43,12 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t);
 
 /* ---- the parts judge_case is made of, shared with unit.c ---- */
 
+/* The start of the command that runs case c: plan->wrap (at most
+ * PROGRAM_WRAP_MAX words), then the binary (the emulator build for a case
+ * with a schedule).  Returns how many words it wrote to argv. */
+#define PROGRAM_WRAP_MAX 16
+int program_argv(const run_plan *plan, const suite_case *c, char **argv);
+
 /* The lab binary's options for case c, results to PREFIX.json/.bin. */
 typedef struct {
     char n[32], seed[32], reps[16], warmup[16], timeout[32], prefix[1200];

@@ -619,6 +619,16 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
     return GRADE_OK;
 }
 
+/* Some case names an emulator schedule: it runs on an emulator build even
+ * on a GPU machine. */
+static int names_schedules(const suite *s)
+{
+    for (int c = 0; c < s->ncases; c++)
+        if (s->cases[c].schedule[0])
+            return 1;
+    return 0;
+}
+
 /* Phase 2: the backend, the sandbox and the kit's own prebuilt parts. */
 static int prepare(grade_run *g, const grade_opts *o, sandbox *sb)
 {
@@ -645,11 +655,8 @@ static int prepare(grade_run *g, const grade_opts *o, sandbox *sb)
         fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
     else if (picked > 0)
         fprintf(stderr, "grade: warning: %s\n", why);
-    int needs_emu = 0;
-    for (int c = 0; c < s->ncases; c++)
-        needs_emu |= s->cases[c].schedule[0] != 0;
     if (prebuild(o->emu, why, sizeof why) ||
-        (needs_emu && strcmp(g->backend, "gpu") == 0 && prebuild(1, why, sizeof why))) {
+        (names_schedules(s) && strcmp(g->backend, "gpu") == 0 && prebuild(1, why, sizeof why))) {
         fprintf(stderr, "grade: the kit's own parts did not build:\n%s\n", why);
         return GRADE_FAILURE;
     }
@@ -690,11 +697,8 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     }
     /* Cases that name an emulator schedule run on a CPU-emulator build even
      * on a GPU machine: a GPU's block order is not adversarial enough. */
-    int wants_emu = 0;
-    for (int c = 0; c < s->ncases; c++)
-        wants_emu |= s->cases[c].schedule[0] != 0;
     student_emu[0] = '\0';
-    if (wants_emu && !g->build_failed && strcmp(g->backend, "gpu") == 0) {
+    if (names_schedules(s) && !g->build_failed && strcmp(g->backend, "gpu") == 0) {
         snprintf(student_emu, 700, "%s/student-emu", work);
         snprintf(log, sizeof log, "%s/build-emu.log", work);
         if (build(src, student_emu, log, 1, LIMIT_BUILD_S, sb)) {

@@ -31,25 +31,6 @@ int unit_case_state(const char *text, int i)
     return state;
 }
 
-/* The last `size` - 1 bytes of a file, NUL-terminated ("" when unreadable):
- * the end of a log, where the case a process died in wrote. */
-static void read_end(const char *path, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f), from = len > (long)size - 1 ? len - ((long)size - 1) : 0;
-    fseek(f, from, SEEK_SET);
-    size_t got = fread(buf, 1, size - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-    for (size_t k = 0; k < got; k++) /* a NUL from the program would cut the text short */
-        if (buf[k] == '\0')
-            buf[k] = '?';
-}
-
 /* The one-line excerpt of case i's part of the log (after its "@@ case"
  * line, up to the next one). */
 static void case_excerpt(const char *log_text, int i, char *out, size_t len)
@@ -112,12 +93,8 @@ static int worth_rerun(const run_plan *plan, const run_status *st)
 static void run_list(const run_plan *plan, const suite_case *const *cases, int count,
                      const char *list, const char *progress, const char *log, run_status *st)
 {
-    char *argv[32];
-    int a = 0;
-    for (int w = 0; plan->wrap && plan->wrap[w] && a < 16; w++)
-        argv[a++] = plan->wrap[w];
-    argv[a++] = (char *)(cases[0]->schedule[0] && plan->emu_binary ? plan->emu_binary
-                                                                   : plan->binary);
+    char *argv[PROGRAM_WRAP_MAX + 8];
+    int a = program_argv(plan, cases[0], argv);
     argv[a++] = "--cases"; argv[a++] = (char *)list;
     argv[a++] = "--progress"; argv[a++] = (char *)progress;
     argv[a] = NULL;
@@ -155,7 +132,7 @@ int run_unit(const run_plan *plan, const suite_case *const *cases, int count, te
     if (f)
         fclose(f);
     text[got] = '\0';
-    read_end(log, log_text, sizeof log_text);
+    read_tail(log, log_text, sizeof log_text); /* where the case it died in wrote */
 
     for (int i = 0; i < count; i++) {
         int state = unit_case_state(text, i);
