@@ -14,114 +14,78 @@
  * each section again with its prefix combined in (read n, write n).  Lab 6
  * gets down to 2n.
  *
- * The section scan here is the three-phase scan of lab 4 with the block
- * phase done by warp shuffles (given).  Read handouts/lab5.md first;
- * `make lab5 && ./grade lab5` tells you how far you are.
+ * The section scan here is lab 4's three-phase scan with every warp's
+ * part of the section kept in registers (given, common/warp_tile.cuh).
+ * Read handouts/lab5.md first; `make lab5 && ./grade lab5` tells you how
+ * far you are.
  */
+#include <stdint.h>
+
 #include "cuda_check.h"
 #include "lab.h"
 #include "ops.cuh"
+#include "warp_tile.cuh"
 
-/* Tuning: threads per block, elements per thread, elements per section. */
+/*
+ * Tuning shape: threads per block and rows per thread; everything else is
+ * derived.  A thread holds ROWS rows of VEC (4) consecutive elements in
+ * registers (common/warp_tile.cuh), so a section is BLOCK_THREADS * ROWS *
+ * 4 elements.  Measured choices: docs/perf-notes.md, lab 5.
+ */
 #ifndef BLOCK_THREADS
 #define BLOCK_THREADS 256
 #endif
-#ifndef ITEMS
-#define ITEMS 8
+#ifndef ROWS
+#define ROWS 2
 #endif
+#define ITEMS (ROWS * VEC) /* elements per thread: 8 */
 #define SECTION (BLOCK_THREADS * ITEMS)
 #define WARPS (BLOCK_THREADS / 32)
-#define FULL_MASK 0xffffffffu
-
-/* Shared-memory index of section element j, padded by one word every 32 so
- * that thread t reading j = t * ITEMS + k hits 32 different banks. */
-__device__ __forceinline__ unsigned int padded(unsigned int j) { return j + j / 32; }
-
-/* Inclusive scan across the lanes of a warp: at offset d each lane combines
- * the value d lanes below it, as in Kogge-Stone but in registers. */
-template <typename T, typename Op> __device__ T warp_scan(T v)
-{
-    const Op op;
-    const unsigned int lane = threadIdx.x % 32;
-#pragma unroll
-    for (unsigned int offset = 1; offset < 32; offset *= 2) {
-        T below = __shfl_up_sync(FULL_MASK, v, offset);
-        if (lane >= offset)
-            v = op(below, v);
-    }
-    return v;
-}
-
-/* For each thread's value v: the combination of the values of all threads
- * before it in the block (exclusive), and in *total the whole block's. */
-template <typename T, typename Op> __device__ T block_exclusive_scan(T v, T *total)
-{
-    __shared__ T warp_totals[WARPS];
-    const Op op;
-    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    T inclusive = warp_scan<T, Op>(v);
-    if (lane == 31)
-        warp_totals[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        T w = lane < WARPS ? warp_totals[lane] : Op::identity();
-        w = warp_scan<T, Op>(w);
-        if (lane < WARPS)
-            warp_totals[lane] = w;
-    }
-    __syncthreads();
-    T before_lane = __shfl_up_sync(FULL_MASK, inclusive, 1);
-    if (lane == 0)
-        before_lane = Op::identity();
-    T before_warp = warp == 0 ? Op::identity() : warp_totals[warp - 1];
-    *total = warp_totals[WARPS - 1];
-    return op(before_warp, before_lane);
-}
+#define WARP_ITEMS (32 * ITEMS) /* one warp's slice of a section */
 
 /*
  * Kernel 1: scan section b of in into out (inclusive or exclusive), and
  * write the section's total to sums[b] when sums is not NULL.  With carry
  * not NULL (stage 2), carry[b - 1] is the combination of every section
  * before b, and it is combined into each result of section b > 0.
+ *
+ * Lab 4's three phases, with each warp's slice kept in registers
+ * (warp_tile.cuh): phase 1 scans each lane's rows and each row across the
+ * warp; phase 2 combines the slices' totals in shared memory; phase 3
+ * stores every element with everything before it combined in.  Each warp
+ * loads its whole slice before it stores any of it, so in == out is safe.
  */
 template <typename T, typename Op>
-__global__ void scan_sections(const T *in, T *out, T *sums, size_t n, int exclusive,
-                              const T *carry)
+__global__ void __launch_bounds__(BLOCK_THREADS)
+    scan_sections(const T *in, T *out, T *sums, size_t n, int exclusive, const T *carry)
 {
-    __shared__ T xy[SECTION + SECTION / 32];
+    __shared__ T warp_totals[WARPS];
     const Op op;
-    const unsigned int t = threadIdx.x;
-    const size_t start = (size_t)blockIdx.x * SECTION;
+    const unsigned int t = threadIdx.x, warp = t / 32;
     /* Read first, used last: the load's latency hides behind the section's. */
     const T section_prefix = carry && blockIdx.x > 0 ? carry[blockIdx.x - 1] : Op::identity();
 
-    for (unsigned int k = 0; k < ITEMS; k++) { /* coalesced load */
-        unsigned int j = k * BLOCK_THREADS + t;
-        xy[padded(j)] = start + j < n ? in[start + j] : Op::identity();
-    }
+    /* This warp's slice: where it starts, how much of it exists. */
+    const size_t first = (size_t)blockIdx.x * SECTION + (size_t)warp * WARP_ITEMS;
+    const size_t left = first < n ? n - first : 0;
+    /* Whole 16-byte rows need 16-byte aligned arrays (cudaMalloc gives 256). */
+    const bool aligned = (((uintptr_t)in | (uintptr_t)out) % 16) == 0;
+    const bool vector = aligned && left >= WARP_ITEMS;
+
+    T x[ITEMS], row_before[ROWS]; /* phase 1 */
+    load_slice<T, Op, ROWS>(x, in + first, left, vector);
+    const T slice_total = scan_slice<T, Op, ROWS>(x, row_before);
+    if (t % 32 == 0)
+        warp_totals[warp] = slice_total;
     __syncthreads();
 
-    T v[ITEMS]; /* phase 1: this thread's chunk, scanned in registers */
-    v[0] = xy[padded(t * ITEMS)];
-#pragma unroll
-    for (unsigned int k = 1; k < ITEMS; k++)
-        v[k] = op(v[k - 1], xy[padded(t * ITEMS + k)]);
-
-    T total; /* phase 2: the chunks before mine; phase 3: add them */
-    T before = block_exclusive_scan<T, Op>(v[ITEMS - 1], &total);
-    before = op(section_prefix, before);
-#pragma unroll
-    for (unsigned int k = 0; k < ITEMS; k++)
-        xy[padded(t * ITEMS + k)] = op(before, v[k]);
-    __syncthreads();
-
-    for (unsigned int k = 0; k < ITEMS; k++) { /* coalesced store, shifted if exclusive */
-        unsigned int j = k * BLOCK_THREADS + t;
-        if (start + j < n)
-            out[start + j] = !exclusive ? xy[padded(j)]
-                             : j > 0    ? xy[padded(j - 1)]
-                                        : section_prefix;
+    T before = section_prefix, total = Op::identity(); /* phase 2 */
+    for (unsigned int w = 0; w < WARPS; w++) {
+        if (w == warp)
+            before = op(before, total);
+        total = op(total, warp_totals[w]);
     }
+    store_slice<T, Op, ROWS>(out + first, left, vector, x, row_before, before, exclusive);
 
     /* TODO BEGIN 1: publish the section's total (`total`, the same in every
      * thread) to sums[blockIdx.x]: one thread writes it, and only when
@@ -142,7 +106,8 @@ template <typename T, typename Op> __global__ void add_section_prefix(T *out, co
     /* TODO BEGIN 2: start = (blockIdx.x + 1) * SECTION; every thread reads
      * before = sums[blockIdx.x] and, for k = 0 .. ITEMS - 1, updates element
      * j = k * BLOCK_THREADS + t of the section (where start + j < n) to
-     * op(before, out[start + j]).  Same coalesced pattern as the loads. */
+     * op(before, out[start + j]).  Coalesced: in each trip the block
+     * touches BLOCK_THREADS consecutive elements. */
     /* TODO END 2 */
 }
 
@@ -172,11 +137,22 @@ template <typename T, typename Op> static void scan_any(const T *in, T *out, siz
 
 /* ---- stage 2: reduce, then scan ------------------------------------------------ */
 
-/* The combination of the values of all threads of the block, in every thread. */
+/* The combination of v over all threads of the block, in every thread:
+ * each warp halves its values with shuffles (offsets 16, 8, .., 1: lab 2's
+ * tree in registers), then every thread combines the warp totals. */
 template <typename T, typename Op> __device__ T block_reduce(T v)
 {
-    T total;
-    block_exclusive_scan<T, Op>(v, &total);
+    __shared__ T warp_totals[WARPS];
+    const Op op;
+#pragma unroll
+    for (unsigned int offset = 16; offset > 0; offset /= 2)
+        v = op(v, __shfl_xor_sync(FULL_MASK, v, offset));
+    if (threadIdx.x % 32 == 0)
+        warp_totals[threadIdx.x / 32] = v;
+    __syncthreads();
+    T total = warp_totals[0];
+    for (unsigned int w = 1; w < WARPS; w++)
+        total = op(total, warp_totals[w]);
     return total;
 }
 
@@ -192,9 +168,10 @@ template <typename T, typename Op> __global__ void reduce_sections(const T *in, 
     T mine = Op::identity();
 
     /* TODO BEGIN 4: combine this thread's elements j = k * BLOCK_THREADS +
-     * t, k = 0 .. ITEMS - 1 (where start + j < n) into `mine`, coalesced as
-     * in scan_sections; then total = block_reduce<T, Op>(mine) (every thread
-     * calls it: it has barriers) and thread 0 writes sums[blockIdx.x]. */
+     * t, k = 0 .. ITEMS - 1 (where start + j < n) into `mine` (coalesced:
+     * in each trip the block reads BLOCK_THREADS consecutive elements);
+     * then total = block_reduce<T, Op>(mine) (every thread calls it: it
+     * has barriers) and thread 0 writes sums[blockIdx.x]. */
     /* TODO END 4 */
 }
 

@@ -26,6 +26,7 @@
 #include "cuda_check.h"
 #include "lab.h"
 #include "ops.cuh"
+#include "warp_tile.cuh"
 
 /*
  * Tuning shape (the algorithm does not depend on it; everything below is
@@ -40,12 +41,10 @@
 #ifndef ROWS
 #define ROWS 8 /* 8 x 16 bytes per thread: 32 KiB of int32 per tile, 4 tiles per SM */
 #endif
-#define VEC 4                        /* elements per 16-byte vector (4-byte types) */
 #define ITEMS (ROWS * VEC)           /* elements per thread */
 #define WARPS (TILE_THREADS / 32)
 #define WARP_ITEMS (32 * ITEMS)      /* one warp's slice of the tile */
 #define TILE (TILE_THREADS * ITEMS)  /* elements per tile: 8192 */
-#define FULL_MASK 0xffffffffu
 
 /* Which way a block learns the prefix of the tiles before its own. */
 enum { CHAINED_BLOCKIDX, CHAINED, LOOKBACK, LOOKBACK_WARP };
@@ -121,19 +120,8 @@ __device__ __forceinline__ void back_off(unsigned int *ns)
 
 /* ---- the tile scan (given: labs 2-5 taught it) --------------------------------- */
 
-/*
- * Layout.  Warp w of the block owns the slice of WARP_ITEMS elements that
- * starts at w * WARP_ITEMS in the tile.  Lane l holds ROWS rows; row r is
- * the VEC elements at VEC * (32 r + l) of the slice.  So the 32 lanes of a
- * row cover 32 * VEC consecutive elements: each load and store of a row is
- * one coalesced 512-byte access, 16 bytes per lane, and no shared-memory
- * transpose is needed.
- */
-
-/* The 16-byte vector type of a 4-byte element type. */
-template <typename T> struct vec4;
-template <> struct vec4<int> { typedef int4 type; };
-template <> struct vec4<float> { typedef float4 type; };
+/* Layout: common/warp_tile.cuh.  Warp w of the block owns the slice of
+ * WARP_ITEMS elements that starts at w * WARP_ITEMS in the tile. */
 
 struct tile_smem_base {
     unsigned int id; /* this block's tile */
@@ -142,99 +130,6 @@ template <typename T> struct tile_smem : tile_smem_base {
     T warp_totals[WARPS]; /* each slice's total */
     T prefix;             /* combination of every tile before this one */
 };
-
-/* Inclusive scan over the lanes of a warp. */
-template <typename T, typename Op> __device__ T warp_scan(T v)
-{
-    const Op op;
-    const unsigned int lane = threadIdx.x % 32;
-#pragma unroll
-    for (unsigned int offset = 1; offset < 32; offset *= 2) {
-        T below = __shfl_up_sync(FULL_MASK, v, offset);
-        if (lane >= offset)
-            v = op(below, v);
-    }
-    return v;
-}
-
-/* Load this lane's rows of a slice into x[].  `left` is how many elements
- * of the slice exist (the last tile is partial: the identity pads it);
- * `vector` says the whole slice exists and is 16-byte aligned. */
-template <typename T, typename Op>
-__device__ void load_slice(T (&x)[ITEMS], const T *slice, size_t left, bool vector)
-{
-    typedef typename vec4<T>::type V;
-    const unsigned int lane = threadIdx.x % 32;
-#pragma unroll
-    for (unsigned int r = 0; r < ROWS; r++) {
-        const unsigned int j = VEC * (32 * r + lane);
-        if (vector) {
-            const V q = reinterpret_cast<const V *>(slice)[32 * r + lane];
-            x[VEC * r] = q.x, x[VEC * r + 1] = q.y, x[VEC * r + 2] = q.z, x[VEC * r + 3] = q.w;
-        } else {
-#pragma unroll
-            for (unsigned int k = 0; k < VEC; k++)
-                x[VEC * r + k] = j + k < left ? slice[j + k] : Op::identity();
-        }
-    }
-}
-
-/* Scan a slice without moving it: row_before[r] receives the combination
- * of every element of the slice before this lane's row r.  One warp scan
- * per row over the row totals; returns the slice's total in every lane. */
-template <typename T, typename Op>
-__device__ T scan_slice(const T (&x)[ITEMS], T (&row_before)[ROWS])
-{
-    const Op op;
-    const unsigned int lane = threadIdx.x % 32;
-    T carry = Op::identity(); /* total of the rows above */
-#pragma unroll
-    for (unsigned int r = 0; r < ROWS; r++) {
-        T row = x[VEC * r];
-#pragma unroll
-        for (unsigned int k = 1; k < VEC; k++)
-            row = op(row, x[VEC * r + k]);
-        const T inclusive = warp_scan<T, Op>(row);
-        const T below = __shfl_up_sync(FULL_MASK, inclusive, 1);
-        row_before[r] = lane == 0 ? carry : op(carry, below);
-        carry = op(carry, __shfl_sync(FULL_MASK, inclusive, 31));
-    }
-    return carry;
-}
-
-/* Store this lane's rows of a slice, scanned: `prefix` combines everything
- * before the slice.  An exclusive scan stores each running value before
- * combining the element, an inclusive one after. */
-template <typename T, typename Op>
-__device__ void store_slice(T *slice, size_t left, bool vector, const T (&x)[ITEMS],
-                            const T (&row_before)[ROWS], T prefix, int exclusive)
-{
-    typedef typename vec4<T>::type V;
-    const Op op;
-    const unsigned int lane = threadIdx.x % 32;
-#pragma unroll
-    for (unsigned int r = 0; r < ROWS; r++) {
-        T y[VEC];
-        T run = op(prefix, row_before[r]);
-#pragma unroll
-        for (unsigned int k = 0; k < VEC; k++) {
-            const T next = op(run, x[VEC * r + k]);
-            y[k] = exclusive ? run : next;
-            run = next;
-        }
-        const unsigned int j = VEC * (32 * r + lane);
-        if (vector) {
-            V q;
-            q.x = y[0], q.y = y[1], q.z = y[2], q.w = y[3];
-            reinterpret_cast<V *>(slice)[32 * r + lane] = q;
-        } else {
-#pragma unroll
-            for (unsigned int k = 0; k < VEC; k++)
-                if (j + k < left)
-                    slice[j + k] = y[k];
-        }
-    }
-}
 
 /* ---- stage 1: the chained scan ------------------------------------------------- */
 
@@ -449,8 +344,8 @@ __global__ void __launch_bounds__(TILE_THREADS)
     const bool vector = aligned && left >= WARP_ITEMS;
 
     T x[ITEMS], row_before[ROWS];
-    load_slice<T, Op>(x, in + first, left, vector);
-    const T slice_total = scan_slice<T, Op>(x, row_before);
+    load_slice<T, Op, ROWS>(x, in + first, left, vector);
+    const T slice_total = scan_slice<T, Op, ROWS>(x, row_before);
     if (t % 32 == 0)
         sm.warp_totals[warp] = slice_total;
     __syncthreads();
@@ -461,7 +356,7 @@ __global__ void __launch_bounds__(TILE_THREADS)
     for (unsigned int w = 0; w < warp; w++)
         slices_before = op(slices_before, sm.warp_totals[w]);
     __syncthreads();
-    store_slice<T, Op>(out + first, left, vector, x, row_before, op(sm.prefix, slices_before),
+    store_slice<T, Op, ROWS>(out + first, left, vector, x, row_before, op(sm.prefix, slices_before),
                        exclusive);
 }
 
