@@ -46,6 +46,8 @@ void cli_usage(FILE *f, const char *prog)
             "      --progress FILE  with --cases: record \"begin ID\" and \"end ID RC\" there\n"
             "      --no-raw         with --out: write PREFIX.json only, no raw output\n"
             "      --graded         leave out this binary's own check (the grader judges)\n"
+            "      --exact          buffers of exactly n elements: no guard band, no poison\n"
+            "                       (for compute-sanitizer: memcheck sees every stray access)\n"
             "  -q, --quiet          print only the summary line\n"
             "  -h, --help           this text\n",
             prog);
@@ -98,7 +100,8 @@ static int parse_int(const char *s, int max, int *out)
 }
 
 enum opt_id { O_HELP, O_SIZE, O_SEED, O_DTYPE, O_OP, O_DIST, O_VARIANT, O_EXCL, O_REPS,
-              O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET, O_VERIFY, O_CASES, O_PROGRESS, O_NO_RAW, O_GRADED };
+              O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET, O_VERIFY, O_CASES, O_PROGRESS,
+              O_NO_RAW, O_GRADED, O_EXACT };
 
 static const struct {
     const char *lng, *shrt;
@@ -114,7 +117,7 @@ static const struct {
     {"--list", NULL, 0, O_LIST},       {"--quiet", "-q", 0, O_QUIET},
     {"--verify", NULL, 1, O_VERIFY},   {"--cases", NULL, 1, O_CASES},
     {"--progress", NULL, 1, O_PROGRESS}, {"--no-raw", NULL, 0, O_NO_RAW},
-    {"--graded", NULL, 0, O_GRADED},
+    {"--graded", NULL, 0, O_GRADED},       {"--exact", NULL, 0, O_EXACT},
 };
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return CLI_ERROR; } while (0)
@@ -202,6 +205,9 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errlen)
         case O_CASES:
             if (!*v) FAIL("--cases needs a file");
             o->cases = v;
+            break;
+        case O_EXACT:
+            o->exact = 1;
             break;
         case O_GRADED:
             o->graded = 1;

@@ -36,6 +36,8 @@ typedef struct {
                              binary's own check is left out */
     int no_raw;           /* --no-raw: with --out, PREFIX.json only (timing runs of a
                              trusted reference: nobody reads its raw output) */
+    int exact;            /* --exact: buffers of exactly n elements, no guard band and
+                             no poison (runs under compute-sanitizer) */
 } cli_opts;
 
 enum { CLI_OK = 0, CLI_HELP = 1, CLI_ERROR = 2 };

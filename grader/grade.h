@@ -43,7 +43,7 @@ typedef struct {
     int sanitize;            /* asked for */
     char sanitize_why[256];  /* why nothing was sanitized, or "" */
     suite_case san_case[SUITE_MAX_GROUPS];
-    test_result san[SUITE_MAX_GROUPS][3];
+    test_result san[SUITE_MAX_GROUPS][SAN_TOOL_COUNT];
     double san_taken[SUITE_MAX_GROUPS]; /* points taken off for findings */
     double group_points[SUITE_MAX_GROUPS];
     int group_passed[SUITE_MAX_GROUPS], group_run[SUITE_MAX_GROUPS];

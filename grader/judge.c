@@ -298,6 +298,8 @@ void case_command(const run_plan *plan, const suite_case *c, const char *prefix,
     cmd->argv[a++] = "--out"; cmd->argv[a++] = cmd->prefix;
     cmd->argv[a++] = "--quiet";
     cmd->argv[a++] = "--graded";
+    if (plan->exact)
+        cmd->argv[a++] = "--exact";
     if (plan->no_raw)
         cmd->argv[a++] = "--no-raw";
     cmd->argv[a] = NULL;

@@ -24,6 +24,7 @@ typedef struct {
                             prefix, e.g. compute-sanitizer --tool memcheck ...), or NULL */
     int no_raw;          /* the kit's own reference timed: its raw output is not
                             written (--no-raw) nor judged, only its time read */
+    int exact;           /* buffers of exactly n elements (--exact): sanitizer runs */
 } run_plan;
 
 /* The exit status a wrapping compute-sanitizer is told to use for findings

@@ -383,8 +383,10 @@ static void run_speed_tests(grade_run *g, const char *student, const char *ref, 
         cases[count] = &store[count];
         which[count++] = k;
     }
-    run_plan mine = {student, work, SPEED_REPS, SPEED_WARMUP, timeout, NULL, sb, NULL, 0};
-    run_plan theirs = {ref, work, SPEED_REPS, SPEED_WARMUP, timeout, NULL, sb, NULL, 1};
+    run_plan mine = {.binary = student, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
+                     .timeout_s = timeout, .sandbox = sb};
+    run_plan theirs = {.binary = ref, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
+                       .timeout_s = timeout, .sandbox = sb, .no_raw = 1};
     for (int round = 0; round < SPEED_ROUNDS && count > 0; round++)
         speed_round(g, which, cases, count, &mine, &theirs);
     for (int i = 0; i < count; i++) {
@@ -506,13 +508,13 @@ static void run_sanitizers(grade_run *g, const run_plan *plan, int progress)
     }
     int runs = 0, total = 0;
     for (int i = 0; i < s->ngroups; i++)
-        for (int t = 0; t < 3; t++)
+        for (int t = 0; t < SAN_TOOL_COUNT; t++)
             total += (s->sanitize.tools >> t) & 1;
     for (int i = 0; i < s->ngroups; i++) {
         int have = sanitize_pick_case(s, i, &g->san_case[i]) == 0, hangs = 0;
         for (int c = 0; c < s->ncases; c++)
             hangs |= s->cases[c].group == i && g->tests[c].verdict == V_TIMEOUT;
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < SAN_TOOL_COUNT; t++) {
             test_result *r = &g->san[i][t];
             memset(r, 0, sizeof *r);
             r->verdict = V_SKIPPED;
@@ -528,6 +530,8 @@ static void run_sanitizers(grade_run *g, const run_plan *plan, int progress)
             gpu_lock_shared();
             sanitize_case(tool, 1 << t, plan, 4.0, &g->san_case[i], r);
             gpu_unlock();
+            for (int f = 0; f < s->nfiles; f++)
+                sanitize_show_paths(r->detail, sizeof r->detail, s->files[f], s->dir);
             if (progress)
                 fprintf(stderr, "\rgrade: sanitizer run %d/%d", ++runs, total);
         }
@@ -739,12 +743,14 @@ int main(int argc, char **argv)
                      : strcmp(g.backend, "gpu") == 0 ? LIMIT_RUN_GPU_S : LIMIT_RUN_EMU_S;
     int progress = isatty(STDERR_FILENO); /* a live counter, only on a terminal */
 
-    run_plan plan = {student, work, 1, 0, timeout, student_emu[0] ? student_emu : NULL, &sb,
-                     NULL, 0};
+    run_plan plan = {.binary = student, .work = work, .reps = 1, .warmup = 0,
+                     .timeout_s = timeout, .emu_binary = student_emu[0] ? student_emu : NULL,
+                     .sandbox = &sb};
     run_correctness(&g, &plan, emu_unavailable, progress);
     tally(&g);
     if (o.sanitize) {
-        run_plan san = {student, work, 0, 0, timeout, NULL, &sb, NULL, 0};
+        run_plan san = {.binary = student, .work = work, .reps = 0, .warmup = 0,
+                        .timeout_s = timeout, .sandbox = &sb};
         run_sanitizers(&g, &san, progress);
         tally(&g);
     }

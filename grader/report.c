@@ -31,7 +31,7 @@ void tally(grade_run *g)
         }
         g->group_points[i] = group_score(s->groups[i].points, g->group_passed[i], g->group_run[i]);
         int found = 0;
-        for (int t = 0; t < 3 && sanitized(g); t++)
+        for (int t = 0; t < SAN_TOOL_COUNT && sanitized(g); t++)
             found += g->san[i][t].verdict == V_SANITIZER;
         g->san_taken[i] = found * s->sanitize.penalty * s->groups[i].points;
         if (g->san_taken[i] > g->group_points[i])
@@ -68,7 +68,7 @@ static void print_sanitized(const grade_run *g, int i, FILE *f)
     char label[160] = "a hidden test";
     if (g->san_case[i].visibility == VIS_VISIBLE)
         case_label(&g->san_case[i], i, label, sizeof label);
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < SAN_TOOL_COUNT; t++) {
         const test_result *r = &g->san[i][t];
         if (!tool_asked(g->s, t))
             continue;
@@ -178,7 +178,7 @@ int write_results_json(const grade_run *g, const char *path)
                                      s->cases[c].visibility == VIS_VISIBLE ? ": " : "",
                                      s->cases[c].visibility == VIS_VISIBLE ? t->detail : "");
         }
-        for (int t = 0; t < 3 && sanitized(g) && used < sizeof out - 200; t++) {
+        for (int t = 0; t < SAN_TOOL_COUNT && sanitized(g) && used < sizeof out - 200; t++) {
             const test_result *r = &g->san[i][t];
             if (!tool_asked(s, t))
                 continue;

@@ -15,11 +15,14 @@
 const char *sanitize_tool_name(int tool)
 {
     return tool == SAN_MEMCHECK ? "memcheck" : tool == SAN_RACECHECK ? "racecheck"
-         : tool == SAN_SYNCCHECK ? "synccheck" : "?";
+         : tool == SAN_SYNCCHECK ? "synccheck" : tool == SAN_INITCHECK ? "initcheck" : "?";
 }
 
 /* Largest n up to max_n: the most blocks (and tiles) the tools can watch
- * at a price a class can afford. */
+ * at a price a class can afford.  A clamped n is max_n - 1, so the last
+ * block's section is partial: a missing `i < n` guard is then a stray
+ * access memcheck can see (at max_n itself, a power of two, every section
+ * is whole and the guard is never needed). */
 int sanitize_pick_case(const suite *s, int g, suite_case *out)
 {
     int best = -1;
@@ -28,7 +31,7 @@ int sanitize_pick_case(const suite *s, int g, suite_case *out)
         const suite_case *k = &s->cases[c];
         if (k->group != g || k->schedule[0])
             continue;
-        size_t n = k->n < s->sanitize.max_n ? k->n : s->sanitize.max_n;
+        size_t n = k->n < s->sanitize.max_n ? k->n : s->sanitize.max_n - 1;
         if (best < 0 || n > best_n) {
             best = c;
             best_n = n;
@@ -89,9 +92,32 @@ void sanitize_case(const char *sanitizer, int tool, const run_plan *plan, double
                     "--report-api-errors", "no",        "--check-exit-code", "no", NULL};
     run_plan p = *plan;
     p.wrap = wrap;
+    p.exact = 1; /* no guard bands: a stray access must leave the allocation */
     p.reps = 0;   /* the correctness launches only: no timing, no copy, no CUB */
     p.warmup = 0;
     p.emu_binary = NULL;
     p.timeout_s = plan->timeout_s * slowdown;
     judge_case(&p, c, r);
+}
+
+void sanitize_show_paths(char *text, size_t len, const char *file, const char *dir)
+{
+    char out[4096], shown[256];
+    size_t flen = strlen(file), o = 0;
+    snprintf(shown, sizeof shown, "labs/%s/%s", dir, file);
+    for (const char *p = text; *p && o + 1 < sizeof out;) {
+        /* A token runs to a blank, a quote, a bracket or a colon (so the
+         * ":LINE" after a file name stays as it is). */
+        size_t run = strcspn(p, " \t\n\"'(),:");
+        int ours = run > flen && p[run - flen - 1] == '/' && memcmp(p + run - flen, file, flen) == 0;
+        const char *piece = ours ? shown : p;
+        size_t plen = ours ? strlen(shown) : run ? run : 1;
+        if (o + plen >= sizeof out)
+            break;
+        memcpy(out + o, piece, plen);
+        o += plen;
+        p += run ? run : 1;
+    }
+    out[o] = '\0';
+    snprintf(text, len, "%s", out);
 }

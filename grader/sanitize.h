@@ -1,6 +1,7 @@
 /*
  * sanitize.h - `./grade --sanitize`: compute-sanitizer's memcheck,
- * racecheck and synccheck on one small case of each test group, on a GPU.
+ * racecheck, synccheck and initcheck on one small case of each test group,
+ * on a GPU, with buffers of exactly the input's size (harness --exact).
  * A finding costs the group the suite's penalty (suite.h) and is reported
  * with the tool's own message.
  */
@@ -10,14 +11,14 @@
 #include "grade.h"
 #include "judge.h"
 
-/* "memcheck", "racecheck", "synccheck" for SAN_MEMCHECK, ... */
+/* "memcheck", "racecheck", "synccheck", "initcheck" for SAN_MEMCHECK, ... */
 const char *sanitize_tool_name(int tool);
 
 /*
  * The case of group g to run under the sanitizers: among the group's cases
  * that run on the machine's own backend (no emulator schedule), the one with
  * the largest n after clamping to the suite's max_n (the first such on a
- * tie); its n clamped.  Returns 0 and fills *out, or -1 when the group has none.
+ * tie); its n clamped to max_n - 1 (ragged: the last section partial).  Returns 0 and fills *out, or -1 when the group has none.
  */
 int sanitize_pick_case(const suite *s, int g, suite_case *out);
 
@@ -35,5 +36,12 @@ int sanitize_locate(char *buf, size_t len);
  */
 void sanitize_case(const char *sanitizer, int tool, const run_plan *plan, double slowdown,
                    const suite_case *c, test_result *r);
+
+/*
+ * A finding names the file as the tool saw it: the grader's scratch copy,
+ * e.g. /dev/shm/grade.x/src/reduce.cu:42.  Rewrite every path ending in
+ * "/file" in text to "labs/<dir>/file", the student's own name for it.
+ */
+void sanitize_show_paths(char *text, size_t len, const char *file, const char *dir);
 
 #endif /* SANITIZE_H */

@@ -263,7 +263,9 @@ static int parse_sanitize(suite *s, const field *f, int nf, char *err, size_t er
             if (strcmp(items[i], "memcheck") == 0) s->sanitize.tools |= SAN_MEMCHECK;
             else if (strcmp(items[i], "racecheck") == 0) s->sanitize.tools |= SAN_RACECHECK;
             else if (strcmp(items[i], "synccheck") == 0) s->sanitize.tools |= SAN_SYNCCHECK;
-            else FAIL("sanitize tools are memcheck, racecheck and synccheck, not '%s'", items[i]);
+            else if (strcmp(items[i], "initcheck") == 0) s->sanitize.tools |= SAN_INITCHECK;
+            else FAIL("sanitize tools are memcheck, racecheck, synccheck and initcheck, not '%s'",
+                      items[i]);
         }
     }
     if (penalty && (parse_double(penalty, &s->sanitize.penalty) || s->sanitize.penalty > 1))

@@ -58,7 +58,8 @@ typedef struct {
 } suite_speed;
 
 /* compute-sanitizer tools run by `./grade --sanitize` (bit mask). */
-enum { SAN_MEMCHECK = 1, SAN_RACECHECK = 2, SAN_SYNCCHECK = 4, SAN_ALL = 7 };
+enum { SAN_MEMCHECK = 1, SAN_RACECHECK = 2, SAN_SYNCCHECK = 4, SAN_INITCHECK = 8, SAN_ALL = 15 };
+#define SAN_TOOL_COUNT 4 /* bits of SAN_ALL: tool t is bit 1 << t */
 
 /* The sanitize directive: which tools, how much a finding costs, how large a
  * case they run (sanitizers slow a kernel down 10-100x). */

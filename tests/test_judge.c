@@ -32,7 +32,8 @@ static test_result judge(const char *mode, kind_t kind, dtype_t dtype, size_t n)
     snprintf(c.tol, sizeof c.tol, "log2n");
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_KIND", kind == KIND_SCAN ? "scan" : "reduce", 1);
-    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 1, 0, 2.0, NULL, NULL, NULL, 0};
+    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .reps = 1,
+                     .warmup = 0, .timeout_s = 2.0};
     test_result t;
     judge_case(&plan, &c, &t);
     return t;

@@ -91,7 +91,7 @@ Test(sanitize, picks_the_largest_case_clamped)
     cr_assert_eq(s.sanitize.max_n, (size_t)1 << 16);
     suite_case c;
     cr_assert_eq(sanitize_pick_case(&s, 0, &c), 0);
-    cr_assert_eq(c.n, (size_t)1 << 16);              /* 2^20 clamped */
+    cr_assert_eq(c.n, ((size_t)1 << 16) - 1);        /* 2^20 clamped, ragged */
     cr_assert_eq(c.dtype, DT_INT32);                 /* the first on a tie */
     cr_assert_eq(c.schedule[0], '\0');               /* emulator cases are not chosen */
     cr_assert_eq(sanitize_pick_case(&s, 1, &c), 0);
@@ -109,7 +109,11 @@ Test(sanitize, directive)
     cr_assert_eq(s.sanitize.tools, SAN_MEMCHECK | SAN_SYNCCHECK);
     cr_assert_float_eq(s.sanitize.penalty, 0.5, 1e-12);
     cr_assert_eq(s.sanitize.max_n, 4096);
-    const char *bad[] = {"sanitize tools=initcheck\n", "sanitize penalty=2\n",
+    snprintf(text, sizeof text, "%ssanitize tools=initcheck,memcheck\n", suite_text);
+    cr_assert_eq(suite_parse(text, &s, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(s.sanitize.tools, SAN_INITCHECK | SAN_MEMCHECK);
+    cr_assert_str_eq(sanitize_tool_name(SAN_INITCHECK), "initcheck");
+    const char *bad[] = {"sanitize tools=leakcheck\n", "sanitize penalty=2\n",
                          "sanitize max_n=0\n", "sanitize speed=1\n"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(text, sizeof text, "%s%s", suite_text, bad[i]);
@@ -210,7 +214,8 @@ static test_result sanitized(const char *find, const char *mode)
     setenv("FAKE_FIND", find, 1);
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_KIND", "reduce", 1);
-    run_plan plan = {KIT_TOP "/build/tests/fake_lab", work, 20, 3, 2.0, NULL, NULL, NULL, 0};
+    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .reps = 20,
+                     .warmup = 3, .timeout_s = 2.0};
     test_result t;
     sanitize_case(tool, SAN_SYNCCHECK, &plan, 2.0, &c, &t);
     return t;
@@ -297,4 +302,21 @@ Test(sanitize, report_shows_the_tool_message_and_the_points)
               text);
     cr_assert_null(strstr(text, "CLEAN"), "%s", text);
     free(text);
+}
+
+/* A finding quotes the student's own path, not the grader's scratch copy,
+ * and leaves everything else (line numbers, other files) alone. */
+Test(sanitize, shows_the_students_path)
+{
+    char text[400] = "Invalid __global__ read of size 4 bytes at reduce(int*)+0x90 in "
+                     "/dev/shm/grade.Ab12/src/reduce.cu:42 by thread (3,0,0); "
+                     "see common/harness.cu:10 and my_reduce.cu:7";
+    sanitize_show_paths(text, sizeof text, "reduce.cu", "lab1-reduce-naive");
+    cr_assert(strstr(text, " labs/lab1-reduce-naive/reduce.cu:42 by thread") != NULL, "%s", text);
+    cr_assert(strstr(text, "/dev/shm") == NULL, "%s", text);
+    cr_assert(strstr(text, "common/harness.cu:10") != NULL, "%s", text);
+    cr_assert(strstr(text, " my_reduce.cu:7") != NULL, "%s", text); /* not ours: no slash */
+    char small[24] = "x /a/reduce.cu:1";
+    sanitize_show_paths(small, sizeof small, "reduce.cu", "lab1-reduce-naive");
+    cr_assert_eq(strlen(small), sizeof small - 1); /* cut, never overrun */
 }
