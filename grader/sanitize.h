@@ -18,7 +18,7 @@ const char *sanitize_tool_name(int tool);
  * The case of group g to run under the sanitizers: among the group's cases
  * that run on the machine's own backend (no emulator schedule), the one with
  * the largest n after clamping to the suite's max_n (the first such on a
- * tie); its n clamped to max_n - 1 (ragged: the last section partial).  Returns 0 and fills *out, or -1 when the group has none.
+ * tie); its n clamped, and made odd (ragged: the last section partial).  Returns 0 and fills *out, or -1 when the group has none.
  */
 int sanitize_pick_case(const suite *s, int g, suite_case *out);
 
