@@ -119,4 +119,21 @@ rc=$?
 [ $rc -eq 3 ] && grep -q "bob was graded out of 110, others out of 105" "$tmp/b7.log" ||
     { no "a mixed maximum: exit $rc"; cat "$tmp/b7.log"; }
 [ $fail -eq 0 ] && echo "ok   integrity: resume regrades a resubmission alone and everyone after a suite change; mixed maxima exit 3"
+
+# ---- 5. Gradescope's leaderboard shows visible points only --------------------------------
+cat >"$tmp/gs.json" <<'EOT'
+{"score": 50, "output": "student view", "extra_data": {"status": "graded"}, "tests": [
+ {"name": "a", "score": 30, "max_score": 30},
+ {"name": "Hidden: edges", "score": 20, "max_score": 20, "visibility": "after_due_date"}]}
+EOT
+echo "raw report: Hidden: edges hint" >"$tmp/gs.txt"
+python3 grader/batch/post.py gradescope "$tmp/gs.json" "$tmp/gs.txt" || no "post.py failed"
+python3 - "$tmp/gs.json" <<'PY' || no "post.py: hidden points or the raw report shown"
+import json, sys
+r = json.load(open(sys.argv[1]))
+board = {e["name"]: e["value"] for e in r["leaderboard"]}
+assert board["Score"] == 30, board
+assert r["output"] == "student view", r["output"]
+PY
+[ $fail -eq 0 ] && echo "ok   integrity: Gradescope's leaderboard and output show no hidden points or text"
 exit $fail
