@@ -27,7 +27,9 @@ fail=0
 no() { echo "FAIL integrity: $*"; fail=1; }
 kit="$tmp/kit"
 mkdir -p "$kit/grader" "$tmp/t"
-for x in Makefile common labs solutions build grade; do ln -s "$top/$x" "$kit/$x"; done
+for x in Makefile common labs solutions build; do ln -s "$top/$x" "$kit/$x"; done
+printf '#!/bin/sh\nKIT_TOP="%s" exec "%s/build/grader" "$@"\n' "$kit" "$top" >"$kit/grade"
+chmod +x "$kit/grade" # this kit's ./grade: the grader already built, never a rebuild
 cp -r grader/suites "$kit/grader/suites"
 suite="$kit/grader/suites/lab1.suite"
 cp "$suite" "$tmp/lab1.suite.orig"
@@ -49,6 +51,11 @@ rc=$?
 [ $rc -eq 4 ] && grep -q "line $line: unknown key 'visiblity'" "$tmp/b1.log" &&
     grep -q "nobody was graded" "$tmp/b1.log" && [ ! -e "$tmp/o1/alice.json" ] ||
     { no "batch with visiblity=: exit $rc"; cat "$tmp/b1.log"; }
+mkdir -p "$kit/grader/batch" && cp grader/batch/run_autograder grader/batch/post.py "$kit/grader/batch/"
+KIT_DIR="$kit" SUBMISSION_DIR="$tmp/c1/alice" RESULTS_DIR="$tmp/gs1" LAB=lab1 TMPDIR="$tmp/t" \
+    sh "$kit/grader/batch/run_autograder" >"$tmp/gs1.log" 2>&1
+grep -q "test suite is invalid" "$tmp/gs1/results.json" && ! grep -q visiblity "$tmp/gs1/results.json" ||
+    { no "run_autograder with an invalid suite: students see its message"; cat "$tmp/gs1/results.json"; }
 [ $fail -eq 0 ] && echo "ok   integrity: a misspelt key stops ./grade and the batch (exit 4, line $line)"
 cp "$tmp/lab1.suite.orig" "$suite"
 
