@@ -29,10 +29,12 @@ static int copy_file(const char *from, const char *to)
 }
 
 /* File f of the suite from the paths: a path that is the file itself, or
- * the pick in a folder.  The first path that has it wins. */
+ * the pick in a folder.  The first path that has it wins; *root is that
+ * path's length when the file lies inside it (for the report). */
 static pick_result find_one(const suite *s, int f, const char *const *paths, int npaths,
-                            char *found, size_t len, char *why, size_t wlen)
+                            char *found, size_t len, char *why, size_t wlen, size_t *root)
 {
+    *root = 0;
     pick_result r = PICK_MISSING;
     for (int p = 0; p < npaths; p++) {
         struct stat st;
@@ -44,8 +46,10 @@ static pick_result find_one(const suite *s, int f, const char *const *paths, int
             return PICK_FOUND;
         }
         if (S_ISDIR(st.st_mode) &&
-            (r = pick_file(paths[p], s->dir, s->files[f], found, len, why, wlen)) != PICK_MISSING)
+            (r = pick_file(paths[p], s->dir, s->files[f], found, len, why, wlen)) != PICK_MISSING) {
+            *root = strlen(paths[p]);
             return r;
+        }
     }
     if (r == PICK_MISSING && !why[0])
         snprintf(why, wlen, "the submission has no %s", s->files[f]);
@@ -63,20 +67,26 @@ static void add_to(char *buf, size_t len, const char *text)
 int collect_submission(grade_run *g, const char *const *paths, int npaths, const char *dest)
 {
     const suite *s = g->s;
-    char found[1024], why[1024], to[1200];
+    char found[1024], why[1024], to[1200], shown[1200];
+    size_t root;
     g->file_verdict = V_PASS;
     g->build_log[0] = g->files[0] = '\0';
     mkdir(dest, 0755);
     for (int f = 0; f < s->nfiles; f++) {
         why[0] = '\0';
-        pick_result r = find_one(s, f, paths, npaths, found, sizeof found, why, sizeof why);
+        pick_result r = find_one(s, f, paths, npaths, found, sizeof found, why, sizeof why, &root);
         snprintf(to, sizeof to, "%s/%s", dest, s->files[f]);
         if (r == PICK_FOUND && copy_file(found, to) != 0) {
             r = PICK_MISSING;
             snprintf(why, sizeof why, "cannot read %s", found);
         }
         if (r == PICK_FOUND) {
-            add_to(g->files, sizeof g->files, found);
+            /* "labs/lab1-reduce-naive/reduce.cu (in /path/of/submission)" */
+            if (root)
+                snprintf(shown, sizeof shown, "%s (in %.*s)", found + root + 1, (int)root, found);
+            else
+                snprintf(shown, sizeof shown, "%s", found);
+            add_to(g->files, sizeof g->files, shown);
             continue;
         }
         if (g->file_verdict != V_AMBIGUOUS_FILE)

@@ -96,7 +96,7 @@ EOT
 python3 "$here/check.py" csv "$tmp/o3/grades.csv" "$tmp/expect3" >"$tmp/chk3.log" || { no "the class CSV"; cat "$tmp/chk3.log" "$tmp/b3.log"; }
 grep -q '^cub,.*,forbidden,[0-9.]*,.*cub/cub.cuh. is not allowed' "$tmp/o3/grades.csv" || no "cub: no reason in the note"
 grep -q '^bob,.*duplicate name: graded bob; bob.tgz not graded' "$tmp/o3/grades.csv" || no "bob: no duplicate note"
-grep -q "^graded file(s): .*repo/labs/lab1-reduce-naive/reduce.cu" "$tmp/o3/repo.txt" || no "repo: the report does not name the file graded"
+grep -q "^graded file(s): labs/lab1-reduce-naive/reduce.cu (in .*repo)" "$tmp/o3/repo.txt" || no "repo: the report does not name the file graded"
 grep -q "AMBIGUOUS FILE: .*reduce.cu, old/reduce.cu\|AMBIGUOUS FILE: .*old/reduce.cu, reduce.cu" "$tmp/o3/twice.txt" || { no "twice: candidates not named"; grep AMBIG "$tmp/o3/twice.txt"; }
 grep -q "MISSING FILE: the submission has no reduce.cu" "$tmp/o3/none.txt" || no "none: no MISSING FILE"
 grep -q "MISSING-FILE" "$tmp/o3/none.json" || no "none: tests not marked MISSING-FILE in none.json"
