@@ -36,6 +36,9 @@ typedef struct {
     char build_log[4096];    /* tail of the compiler output when the build failed */
     int build_failed;
     char forbidden[512];     /* why the submission was refused, or "" */
+    verdict_t file_verdict;  /* V_MISSING_FILE or V_AMBIGUOUS_FILE (why in build_log),
+                                else V_PASS: the lab's files were found */
+    char files[1024];        /* the submission's files graded, as found (pick.h) */
     test_result tests[SUITE_MAX_CASES];
     speed_result speed[SUITE_MAX_SPEED];
     /* --sanitize: per group, the case run and each tool's result (verdict
@@ -56,8 +59,17 @@ typedef struct {
  * suite's penalty for each sanitizer tool that found errors in a group. */
 void tally(grade_run *g);
 
-/* The table a student reads. */
+/* The table a student reads: hidden groups (suite.h) only as a count and
+ * their points, never their tests, hints or scores. */
 void print_report(const grade_run *g, FILE *f);
+/* What became of the submission, as one word the batch reads from the
+ * results (graded, build failed, forbidden, missing file, ambiguous file),
+ * and why in one line (reason; "" when graded). */
+const char *grade_status(const grade_run *g, char *reason, size_t len);
+/* Gather the suite's files from the submission paths (a folder, or the
+ * files themselves; pick.h) into dest; 0 when all were found, else -1 with
+ * g->file_verdict and the reason in g->build_log. g->files names them. */
+int collect_submission(grade_run *g, const char *const *paths, int npaths, const char *dest);
 /* Gradescope's results.json. */
 int write_results_json(const grade_run *g, const char *path);
 

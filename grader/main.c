@@ -4,8 +4,10 @@
  * the table and optionally write Gradescope's results.json.
  *
  * Exit status: 0 when grading ran (whatever the score), 2 for a usage
- * error, 3 when the grader itself could not work (no suite, reference
- * solution does not build, no scratch space).
+ * error, 3 when the grader itself could not work (reference solution does
+ * not build, no scratch space), 4 when the lab's suite is invalid (the
+ * message names the file and line), 5 when --check-suite finds that the
+ * reference solution does not get full marks.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,8 +32,10 @@
 #include "unit.h"
 #include "sandbox.h"
 #include "sanitize.h"
+#include "checksuite.h"
 
-enum { GRADE_OK = 0, GRADE_USAGE = 2, GRADE_FAILURE = 3 };
+enum { GRADE_OK = 0, GRADE_USAGE = 2, GRADE_FAILURE = 3, GRADE_BAD_SUITE = 4,
+       GRADE_CHECK_FAILED = 5 };
 
 typedef struct {
     const char *lab;
@@ -42,6 +46,8 @@ typedef struct {
     int no_speed;
     int keep;       /* keep the scratch folder */
     int sanitize;   /* compute-sanitizer on a case of each group */
+    int check_suite;    /* grade the reference solution; full marks expected */
+    int validate_suite; /* only load the suite (and its hidden part) */
     double timeout; /* per run; 0 = backend default */
 } grade_opts;
 
@@ -66,7 +72,14 @@ static void usage(FILE *f)
             "                     findings cost points as the lab's suite says)\n"
             "  --timeout SEC      limit per run (default %.0f on a GPU, %.0f emulated)\n"
             "  --keep             keep the scratch folder (its path is printed)\n"
-            "  -h, --help         this text\n", LIMIT_RUN_GPU_S, LIMIT_RUN_EMU_S);
+            "  --check-suite      instructors: grade the reference solution (solutions/)\n"
+            "                     with the suite; exit 5 unless it gets full marks\n"
+            "  --validate-suite   instructors: only check the suite (and its hidden part,\n"
+            "                     grader/suites/hidden/labN.suite); exit 4 when invalid\n"
+            "  -h, --help         this text\n"
+            "Exit status: 0 graded (whatever the score), 2 usage, 3 the grader could not\n"
+            "work, 4 the suite is invalid, 5 --check-suite: the reference lost points.\n",
+            LIMIT_RUN_GPU_S, LIMIT_RUN_EMU_S);
 }
 
 static int parse_args(int argc, char **argv, grade_opts *o)
@@ -95,6 +108,10 @@ static int parse_args(int argc, char **argv, grade_opts *o)
             o->sanitize = 1;
         } else if (!strcmp(a, "--keep")) {
             o->keep = 1;
+        } else if (!strcmp(a, "--check-suite")) {
+            o->check_suite = 1;
+        } else if (!strcmp(a, "--validate-suite")) {
+            o->validate_suite = 1;
         } else if (a[0] != '-' && !o->lab) {
             o->lab = a;
         } else {
@@ -103,83 +120,11 @@ static int parse_args(int argc, char **argv, grade_opts *o)
     }
     if (!o->lab)
         return fprintf(stderr, "grade: which lab? e.g. ./grade lab1\n"), -1;
+    if (o->check_suite && o->nsubmissions)
+        return fprintf(stderr, "grade: --check-suite grades the reference, not --submission\n"), -1;
     if (strncmp(o->lab, "lab", 3) != 0 || strlen(o->lab) > 8 || strchr(o->lab, '/'))
         return fprintf(stderr, "grade: '%s' is not a lab name (lab1, lab2, ...)\n", o->lab), -1;
     return 0;
-}
-
-/* Copy a file byte for byte; 0 on success. */
-static int copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    char buf[65536];
-    size_t got;
-    int rc = 0;
-    if (!in || !out)
-        rc = -1;
-    while (rc == 0 && (got = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, got, out) != got)
-            rc = -1;
-    if (in) fclose(in);
-    if (out && fclose(out)) rc = -1;
-    return rc;
-}
-
-/* nftw state: looking for one file name below a submission folder. */
-static const char *wanted;
-static char found[4096];
-
-static int find_cb(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb;
-    if (type == FTW_F && ftw->level <= 4 && strcmp(path + ftw->base, wanted) == 0) {
-        snprintf(found, sizeof found, "%s", path);
-        return 1;
-    }
-    return 0;
-}
-
-/*
- * Gather the suite's files from the submission paths into work/src.  Only
- * those files are taken: the harness, Makefile and grader always come from
- * this tree.  Returns the number of files missing (explained in msg).
- */
-static int collect_submission(const suite *s, const grade_opts *o, char *msg, size_t len)
-{
-    char src[600], dst[800], defdir[1024];
-    const char *paths[16];
-    int npaths = o->nsubmissions, missing = 0;
-    snprintf(src, sizeof src, "%s/src", work);
-    mkdir(src, 0755);
-    snprintf(defdir, sizeof defdir, "%s/labs/%s", top, s->dir);
-    if (npaths == 0)
-        paths[npaths++] = defdir;
-    else
-        memcpy(paths, o->submissions, sizeof(char *) * (size_t)npaths);
-    msg[0] = '\0';
-    for (int f = 0; f < s->nfiles; f++) {
-        found[0] = '\0';
-        for (int p = 0; p < npaths && !found[0]; p++) {
-            struct stat st;
-            const char *base = strrchr(paths[p], '/') ? strrchr(paths[p], '/') + 1 : paths[p];
-            if (stat(paths[p], &st) != 0)
-                continue;
-            if (S_ISDIR(st.st_mode)) {
-                wanted = s->files[f];
-                nftw(paths[p], find_cb, 16, FTW_PHYS);
-            } else if (strcmp(base, s->files[f]) == 0) {
-                snprintf(found, sizeof found, "%s", paths[p]);
-            }
-        }
-        snprintf(dst, sizeof dst, "%s/%s", src, s->files[f]);
-        if (!found[0] || copy_file(found, dst) != 0) {
-            size_t used = strlen(msg);
-            snprintf(msg + used, len - used, "%sthe submission has no %s", used ? "; " : "",
-                     s->files[f]);
-            missing++;
-        }
-    }
-    return missing;
 }
 
 /* Look for forbidden shortcuts in every collected file; 1 (reason in why)
@@ -416,7 +361,8 @@ static int settle_unrun(grade_run *g, int c, int emu_unavailable)
     memset(t, 0, sizeof *t);
     t->ms = NAN;
     if (g->build_failed)
-        t->verdict = g->forbidden[0] ? V_FORBIDDEN : V_BUILD_FAILED;
+        t->verdict = g->forbidden[0] ? V_FORBIDDEN
+                     : g->file_verdict != V_PASS ? g->file_verdict : V_BUILD_FAILED;
     else if (is_emu && k->emu_skip)
         t->verdict = V_SKIPPED,
         snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
@@ -611,9 +557,22 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         fprintf(stderr, "grade: no test suite for %s (%s)\n", o->lab, path);
         return GRADE_USAGE;
     }
-    if (suite_load(path, s, err, sizeof err)) {
-        fprintf(stderr, "grade: %s\n", err);
-        return GRADE_FAILURE;
+    snprintf(path, sizeof path, "%s/grader/suites", top);
+    int hidden;
+    if (suite_load_lab(path, o->lab, s, &hidden, err, sizeof err)) {
+        fprintf(stderr, "grade: invalid suite: %s\n", err);
+        return GRADE_BAD_SUITE;
+    }
+    if (o->validate_suite) {
+        printf("grade: %s: suite valid: %d groups (%d hidden), %d tests, %d speed tests%s\n",
+               o->lab, s->ngroups, s->ngroups - s->hidden_from, s->ncases, s->nspeed,
+               hidden ? "" : "; no hidden suite");
+        exit(GRADE_OK);
+    }
+    if (o->check_suite) { /* the reference solution is the submission */
+        if (check_suite_submission(top, s, &o->submissions[0]) != 0)
+            return GRADE_USAGE;
+        o->nsubmissions = 1;
     }
     snprintf(work, sizeof work, "%s/grade.XXXXXX", scratch_parent());
     if (!mkdtemp(work)) {
@@ -681,7 +640,14 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     snprintf(src, sizeof src, "%s/src", work);
     snprintf(student, 700, "%s/student", work);
     snprintf(log, sizeof log, "%s/build.log", work);
-    if (collect_submission(s, o, g->build_log, sizeof g->build_log)) {
+    const char *paths[16];
+    int npaths = o->nsubmissions;
+    char defdir[1024];
+    snprintf(defdir, sizeof defdir, "%s/labs/%s", top, s->dir);
+    memcpy(paths, o->submissions, sizeof(char *) * (size_t)npaths);
+    if (npaths == 0)
+        paths[npaths++] = defdir;
+    if (collect_submission(g, paths, npaths, src)) {
         g->build_failed = 1;
     } else if (scan_forbidden(s, g->forbidden, sizeof g->forbidden)) {
         g->build_failed = 1; /* nothing of it is built or run */
@@ -765,5 +731,5 @@ int main(int argc, char **argv)
         printf("scratch folder kept: %s\n", work);
     else
         remove_tree(work);
-    return GRADE_OK;
+    return o.check_suite && check_suite_verdict(&g, stdout) != 0 ? GRADE_CHECK_FAILED : GRADE_OK;
 }

@@ -3,8 +3,10 @@
  * glance (test, verdict, time, what went wrong), and Gradescope's
  * results.json (one entry per group and per speed test).
  */
+#define _GNU_SOURCE /* open_memstream */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grade.h"
@@ -46,6 +48,22 @@ void tally(grade_run *g)
     }
 }
 
+/* A group from the hidden suite: students never see its tests. */
+static int hidden_group(const suite *s, int i)
+{
+    return i >= s->hidden_from || s->groups[i].visibility != VIS_VISIBLE;
+}
+
+/* The points scored in hidden groups. */
+static double hidden_total(const grade_run *g)
+{
+    double sum = 0;
+    for (int i = 0; i < g->s->ngroups; i++)
+        if (hidden_group(g->s, i))
+            sum += g->group_points[i];
+    return sum;
+}
+
 /* "int32 sum small n=33 seed=1" (or "hidden test" for hidden ones). */
 static void case_label(const suite_case *c, int index, char *buf, size_t len)
 {
@@ -81,20 +99,53 @@ static void print_sanitized(const grade_run *g, int i, FILE *f)
     }
 }
 
-void print_report(const grade_run *g, FILE *f)
+/* The hidden groups in one line: how many and their points, nothing more
+ * (not even their score: Gradescope hides the total for the same reason). */
+static void print_hidden_summary(const grade_run *g, FILE *f, double *points)
+{
+    int n = 0, after = 0;
+    *points = 0;
+    for (int i = 0; i < g->s->ngroups; i++)
+        if (hidden_group(g->s, i)) {
+            n++;
+            *points += g->s->groups[i].points;
+            after += g->s->groups[i].visibility == VIS_AFTER_DUE;
+        }
+    if (n)
+        fprintf(f, "\n== Hidden tests: %d group(s) worth %.1f points are graded too; %s\n", n,
+                *points, after == n ? "their results are shown after the due date"
+                                    : "their results are not shown to students");
+}
+
+/* The header: lab, submission, the files graded, and why nothing ran. */
+static void print_head(const grade_run *g, FILE *f)
 {
     const suite *s = g->s;
     fprintf(f, "\n%s (%s): grading %s\n", s->lab, s->dir, g->submission);
+    if (g->files[0])
+        fprintf(f, "graded file(s): %s\n", g->files);
     fprintf(f, "backend: %s%s%s\n", strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator",
             g->device[0] ? ", " : "", g->device);
     if (g->forbidden[0])
         fprintf(f, "\nFORBIDDEN: %s; every test scores 0.\n", g->forbidden);
+    else if (g->file_verdict != V_PASS)
+        fprintf(f, "\n%s: %s; every test scores 0.\n",
+                g->file_verdict == V_MISSING_FILE ? "MISSING FILE" : "AMBIGUOUS FILE", g->build_log);
     else if (g->build_failed)
         fprintf(f, "\nBUILD FAILED: your code did not compile; every test scores 0.\n%s\n",
                 g->build_log);
+}
+
+void print_report(const grade_run *g, FILE *f)
+{
+    const suite *s = g->s;
+    double hidden_points;
+    print_head(g, f);
     for (int i = 0; i < s->ngroups; i++) {
         const suite_group *gr = &s->groups[i];
         int shown_fail = 0;
+        if (hidden_group(s, i))
+            continue;
         fprintf(f, "\n== %s  [%s]\n", gr->title, gr->id);
         for (int c = 0; c < s->ncases; c++) {
             const suite_case *k = &s->cases[c];
@@ -134,9 +185,14 @@ void print_report(const grade_run *g, FILE *f)
             fprintf(f, "  %s\n", r->detail);
         fprintf(f, "  -> %.1f / %.1f points\n", r->points, sp->points);
     }
+    print_hidden_summary(g, f, &hidden_points);
     if (g->sanitize && g->sanitize_why[0])
         fprintf(f, "\nsanitize: not run: %s\n", g->sanitize_why);
-    fprintf(f, "\nTOTAL %.1f / %.1f", g->total, g->max_total);
+    if (hidden_points > 0)
+        fprintf(f, "\nTOTAL of the visible tests %.1f / %.1f", g->total - hidden_total(g),
+                g->max_total - hidden_points);
+    else
+        fprintf(f, "\nTOTAL %.1f / %.1f", g->total, g->max_total);
     if (!g->speed_graded)
         fprintf(f, "   (speed not graded: %s)", g->no_speed_why ? g->no_speed_why : "no GPU");
     fprintf(f, "\ntime: build %.1f s, grading %.1f s\n", g->build_seconds, g->seconds);
@@ -145,6 +201,35 @@ void print_report(const grade_run *g, FILE *f)
 static const char *vis_name(visibility_t v)
 {
     return v == VIS_HIDDEN ? "hidden" : v == VIS_AFTER_DUE ? "after_due_date" : "visible";
+}
+
+/* The top-level "output", which Gradescope shows students: the report
+ * they would read in a terminal (print_report), so never a hidden group's
+ * tests or hints. */
+static void write_public_output(const grade_run *g, json_writer *w)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return;
+    print_report(g, m);
+    fclose(m);
+    jw_string(w, "output", text);
+    free(text);
+}
+
+/* extra_data (stored by Gradescope, read by ./grade --batch): what became
+ * of the submission, as a field, so nobody searches the report's text. */
+static void write_status(const grade_run *g, json_writer *w)
+{
+    char reason[600];
+    const char *status = grade_status(g, reason, sizeof reason);
+    jw_object(w, "extra_data");
+    jw_string(w, "status", status);
+    jw_string(w, "reason", reason);
+    jw_string(w, "files", g->files);
+    jw_end(w, '}');
 }
 
 int write_results_json(const grade_run *g, const char *path)
@@ -159,10 +244,8 @@ int write_results_json(const grade_run *g, const char *path)
     jw_object(&w, NULL);
     jw_number(&w, "score", g->total);
     jw_number(&w, "execution_time", g->build_seconds + g->seconds);
-    if (g->forbidden[0])
-        jw_string(&w, "output", g->forbidden);
-    else if (g->build_failed)
-        jw_string(&w, "output", g->build_log);
+    write_public_output(g, &w);
+    write_status(g, &w);
     jw_array(&w, "tests");
     for (int i = 0; i < s->ngroups; i++) {
         size_t used = (size_t)snprintf(out, sizeof out, "%d/%d tests passed.",

@@ -6,7 +6,7 @@
 static const char *const names[V_COUNT] = {
     "PASS", "WRONG", "UNWRITTEN", "OUT-OF-BOUNDS", "RACE", "TIMEOUT", "CRASH",
     "CUDA-ERROR", "EMU-ERROR", "NO-RESULT", "BUILD-FAILED", "FORBIDDEN", "SKIPPED",
-    "SANITIZER",
+    "SANITIZER", "MISSING-FILE", "AMBIGUOUS-FILE",
 };
 
 const char *verdict_name(verdict_t v) { return (unsigned)v < V_COUNT ? names[v] : "?"; }

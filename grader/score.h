@@ -24,6 +24,8 @@ typedef enum {
     V_FORBIDDEN,     /* the submission uses a forbidden shortcut (forbid.h) */
     V_SKIPPED,       /* not run here (too large for the emulator; speed without a GPU) */
     V_SANITIZER,     /* compute-sanitizer reported errors (./grade --sanitize) */
+    V_MISSING_FILE,  /* the submission lacks one of the lab's files (pick.h) */
+    V_AMBIGUOUS_FILE, /* several of the submission's files could be the lab's one */
     V_COUNT
 } verdict_t;
 

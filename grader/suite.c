@@ -2,25 +2,27 @@
  * suite.c - parser of the line-based suite format.  Each line is a
  * directive followed by key=value fields (values may be "quoted"); a
  * `cases` line expands into the cartesian product of its comma-separated
- * lists, so one line can describe a whole table of edge sizes.
+ * lists, so one line can describe a whole table of edge sizes.  Strict:
+ * every key, list item and value must mean something (suite_keys.h), since
+ * a silently ignored typo grades a different test than the one written.
  */
 #include "suite.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cli.h"
+#include "suite_keys.h"
 
 #define MAX_FIELDS 24
 #define MAX_LIST 64
 
-typedef struct {
-    char key[32];
-    char value[SUITE_TEXT * 2];
-} field;
+typedef suite_field field;
 
 /* Split a line into directive words and key=value fields. */
 static int tokenize(const char *line, char words[2][32], int *nwords, field *f, int *nf,
@@ -75,15 +77,19 @@ static const char *get(const field *f, int nf, const char *key)
     return NULL;
 }
 
-/* Split "a,b,c" into items (in place copies). */
-static int split_list(const char *s, char items[MAX_LIST][48])
+/* Split "a,b,c" into items; -1 (why in err) for an empty or too long item
+ * or too many: none is dropped or cut silently. */
+static int split_list(const char *key, const char *s, char items[MAX_LIST][48], char *err,
+                      size_t errlen)
 {
     int n = 0;
-    while (s && *s && n < MAX_LIST) {
+    while (s) {
         const char *comma = strchr(s, ',');
         size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        if (len >= 48)
-            len = 47;
+        if (len == 0 || len >= 48 || n == MAX_LIST)
+            return snprintf(err, errlen, "%s: %s", key,
+                            n == MAX_LIST ? "more than 64 items" : len ? "an item over 47 characters"
+                                                                      : "an empty item"), -1;
         memcpy(items[n], s, len);
         items[n++][len] = '\0';
         s = comma ? comma + 1 : NULL;
@@ -91,11 +97,29 @@ static int split_list(const char *s, char items[MAX_LIST][48])
     return n;
 }
 
+/* The list of key (or its default): its item count, -1 on error. */
+static int list_of(const field *f, int nf, const char *key, const char *def,
+                   char items[MAX_LIST][48], char *err, size_t errlen);
+
 static int find_group(const suite *s, const char *id)
 {
     for (int i = 0; i < s->ngroups; i++)
         if (strcmp(s->groups[i].id, id) == 0)
             return i;
+    return -1;
+}
+
+/* 0 when the lab's variants (its lab line) include name. */
+static int check_variant(const suite *s, const char *name, char *err, size_t errlen)
+{
+    char list[300] = "";
+    for (int i = 0; i < s->nvariants; i++) {
+        if (strcmp(s->variants[i], name) == 0)
+            return 0;
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", s->variants[i]);
+    }
+    snprintf(err, errlen, "unknown variant '%s' (the lab line declares: %s)", name, list);
     return -1;
 }
 
@@ -114,7 +138,25 @@ static int parse_double(const char *s, double *out)
     if (!s) return -1;
     errno = 0;
     *out = strtod(s, &end);
-    return (errno || end == s || *end || *out < 0) ? -1 : 0;
+    return (errno || end == s || *end || !isfinite(*out) || *out < 0) ? -1 : 0;
+}
+
+/* A seed: decimal digits only (strtoull would take "-1" and wrap it). */
+static int parse_seed(const char *s, uint64_t *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    return errno || *end ? -1 : 0;
+}
+
+static int list_of(const field *f, int nf, const char *key, const char *def,
+                   char items[MAX_LIST][48], char *err, size_t errlen)
+{
+    const char *v = get(f, nf, key);
+    return split_list(key, v ? v : def, items, err, errlen);
 }
 
 /* schedule=inorder|reverse|random[:SEED] and threads=N: an emulator run. */
@@ -152,14 +194,27 @@ static int parse_kind(const field *f, int nf, kind_t *kind, size_t *section, cha
     if (*kind == KIND_SECTION_SCAN &&
         (cli_parse_size(get(f, nf, "section"), section) || *section == 0))
         return snprintf(err, errlen, "section-scan needs section=N"), -1;
+    if (*kind != KIND_SECTION_SCAN && get(f, nf, "section"))
+        return snprintf(err, errlen, "section= only goes with kind=section-scan"), -1;
     return 0;
 }
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
-static int parse_group(suite *s, const field *f, int nf, char *err, size_t errlen)
+#define HIDDEN_ONLY "hidden groups and cases go in grader/suites/" SUITE_HIDDEN_DIR \
+                    "/LAB.suite (make dist leaves it out)"
+
+/* What a parse is adding to: the lab's suite, or its hidden part. */
+typedef struct {
+    suite *s;
+    int hidden;  /* parsing grader/suites/hidden/LAB.suite */
+    int line;
+} parse_ctx;
+
+static int parse_group(parse_ctx *p, const field *f, int nf, char *err, size_t errlen)
 {
-    const char *id = get(f, nf, "id");
+    suite *s = p->s;
+    const char *id = get(f, nf, "id"), *vis = get(f, nf, "visibility");
     if (s->ngroups >= SUITE_MAX_GROUPS) FAIL("too many groups");
     if (!id || !*id || strlen(id) >= 32) FAIL("group needs id=NAME (< 32 chars)");
     if (find_group(s, id) >= 0) FAIL("group '%s' defined twice", id);
@@ -168,71 +223,126 @@ static int parse_group(suite *s, const field *f, int nf, char *err, size_t errle
     snprintf(g->id, sizeof g->id, "%s", id);
     snprintf(g->title, sizeof g->title, "%s", get(f, nf, "title") ? get(f, nf, "title") : id);
     snprintf(g->hint, sizeof g->hint, "%s", get(f, nf, "hint") ? get(f, nf, "hint") : "");
+    g->line = p->line;
     if (parse_double(get(f, nf, "points"), &g->points)) FAIL("group %s needs points=N", id);
-    if (parse_visibility(get(f, nf, "visibility"), &g->visibility))
+    g->visibility = p->hidden ? VIS_AFTER_DUE : VIS_VISIBLE;
+    if (vis && parse_visibility(vis, &g->visibility))
         FAIL("visibility must be visible, hidden or after_due_date");
+    if (!p->hidden && g->visibility != VIS_VISIBLE) FAIL(HIDDEN_ONLY);
+    if (p->hidden && g->visibility == VIS_VISIBLE)
+        FAIL("a group of the hidden suite cannot be visible: put it in the lab's own suite");
     s->ngroups++;
     return 0;
 }
 
-/* A cases line: the cartesian product of dtype x op x dist x n x seed x mode. */
-static int parse_cases(suite *s, const field *f, int nf, char *err, size_t errlen)
-{
-    static char dtypes[MAX_LIST][48], ops[MAX_LIST][48], dists[MAX_LIST][48], ns[MAX_LIST][48],
-        seeds[MAX_LIST][48], modes[MAX_LIST][48];
-    const char *gid = get(f, nf, "group"), *variant = get(f, nf, "variant");
-    int g = gid ? find_group(s, gid) : -1;
-    if (g < 0) FAIL("cases need group=ID of a group defined above");
-    if (!variant || strlen(variant) >= 32) FAIL("cases need variant=NAME");
-    int nd = split_list(get(f, nf, "dtype") ? get(f, nf, "dtype") : "int32", dtypes);
-    int no = split_list(get(f, nf, "op") ? get(f, nf, "op") : "sum", ops);
-    int ndi = split_list(get(f, nf, "dist") ? get(f, nf, "dist") : "small", dists);
-    int nn = split_list(get(f, nf, "n"), ns);
-    int nsd = split_list(get(f, nf, "seeds") ? get(f, nf, "seeds") : "1", seeds);
-    int nm = split_list(get(f, nf, "mode") ? get(f, nf, "mode") : "inclusive", modes);
-    const char *tol = get(f, nf, "tol") ? get(f, nf, "tol") : "log2n";
-    size_t emu_max = 0;
-    visibility_t vis = s->groups[g].visibility;
-    if (get(f, nf, "visibility") && parse_visibility(get(f, nf, "visibility"), &vis))
-        FAIL("visibility must be visible, hidden or after_due_date");
-    if (nn == 0) FAIL("cases need n=LIST");
-    if (get(f, nf, "emu_max") && cli_parse_size(get(f, nf, "emu_max"), &emu_max))
-        FAIL("bad emu_max");
-    if (strlen(tol) >= 32 || tol_depth(tol, 1) < 0) FAIL("bad tol '%s'", tol);
+/* The fields of a cases line that are one value, not a list. */
+typedef struct {
+    int g;
+    const char *variant, *tol;
+    size_t emu_max;
+    visibility_t vis;
+} cases_common;
 
-    for (int a = 0; a < nd; a++) for (int b = 0; b < no; b++) for (int c = 0; c < ndi; c++)
-    for (int d = 0; d < nn; d++) for (int e = 0; e < nsd; e++) for (int m = 0; m < nm; m++) {
-        if (s->ncases >= SUITE_MAX_CASES) FAIL("too many cases (at most %d)", SUITE_MAX_CASES);
-        suite_case *k = &s->cases[s->ncases];
-        memset(k, 0, sizeof *k);
-        k->group = g;
-        snprintf(k->variant, sizeof k->variant, "%s", variant);
-        snprintf(k->tol, sizeof k->tol, "%s", tol);
-        k->visibility = vis;
-        if (dtype_parse(dtypes[a], &k->dtype)) FAIL("bad dtype '%s'", dtypes[a]);
-        if (op_parse(ops[b], &k->op)) FAIL("bad op '%s'", ops[b]);
-        if (dist_parse(dists[c], &k->dist)) FAIL("bad dist '%s'", dists[c]);
-        if (cli_parse_size(ns[d], &k->n)) FAIL("bad n '%s'", ns[d]);
-        char *end;
-        k->seed = strtoull(seeds[e], &end, 10);
-        if (*end || end == seeds[e]) FAIL("bad seed '%s'", seeds[e]);
-        if (strcmp(modes[m], "exclusive") == 0) k->exclusive = 1;
-        else if (strcmp(modes[m], "inclusive") != 0) FAIL("mode is inclusive or exclusive");
-        k->emu_skip = emu_max && k->n > emu_max;
-        if (parse_schedule(f, nf, k, err, errlen)) return -1;
-        if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
-        s->ncases++;
+static int cases_head(parse_ctx *p, const field *f, int nf, cases_common *c, char *err,
+                      size_t errlen)
+{
+    suite *s = p->s;
+    const char *gid = get(f, nf, "group"), *vis = get(f, nf, "visibility");
+    c->g = gid ? find_group(s, gid) : -1;
+    c->variant = get(f, nf, "variant");
+    c->tol = get(f, nf, "tol") ? get(f, nf, "tol") : "log2n";
+    c->emu_max = 0;
+    if (c->g < 0) FAIL("cases need group=ID of a group defined above");
+    if (p->hidden && c->g < s->hidden_from)
+        FAIL("hidden cases belong to a group of the hidden suite, not '%s': a visible "
+             "group's score must not depend on them", gid);
+    if (!c->variant || strlen(c->variant) >= 32) FAIL("cases need variant=NAME");
+    if (check_variant(s, c->variant, err, errlen)) return -1;
+    c->vis = s->groups[c->g].visibility;
+    if (vis && parse_visibility(vis, &c->vis))
+        FAIL("visibility must be visible, hidden or after_due_date");
+    if (!p->hidden && c->vis != VIS_VISIBLE) FAIL(HIDDEN_ONLY);
+    if (p->hidden && c->vis == VIS_VISIBLE) FAIL("a case of the hidden suite cannot be visible");
+    if (!get(f, nf, "n")) FAIL("cases need n=LIST");
+    if (get(f, nf, "emu_max") && cli_parse_size(get(f, nf, "emu_max"), &c->emu_max))
+        FAIL("bad emu_max");
+    if (strlen(c->tol) >= 32 || tol_depth(c->tol, 1) < 0) FAIL("bad tol '%s'", c->tol);
+    return 0;
+}
+
+/* The lists of a cases line, one array per field. */
+typedef struct {
+    char v[6][MAX_LIST][48];
+    int n[6];
+} cases_lists;
+enum { L_DTYPE, L_OP, L_DIST, L_N, L_SEED, L_MODE };
+
+static int cases_lists_of(const field *f, int nf, cases_lists *l, char *err, size_t errlen)
+{
+    static const char *keys[6] = {"dtype", "op", "dist", "n", "seeds", "mode"};
+    static const char *defs[6] = {"int32", "sum", "small", "", "1", "inclusive"};
+    for (int i = 0; i < 6; i++)
+        if ((l->n[i] = list_of(f, nf, keys[i], defs[i], l->v[i], err, errlen)) < 0)
+            return -1;
+    return 0;
+}
+
+/* One case of the product: every item checked, none mapped to a default. */
+static int one_case(suite *s, const cases_common *c, const cases_lists *l, const int *ix,
+                    const field *f, int nf, char *err, size_t errlen)
+{
+    if (s->ncases >= SUITE_MAX_CASES) FAIL("too many cases (at most %d)", SUITE_MAX_CASES);
+    suite_case *k = &s->cases[s->ncases];
+    const char *mode = l->v[L_MODE][ix[L_MODE]];
+    memset(k, 0, sizeof *k);
+    k->group = c->g;
+    snprintf(k->variant, sizeof k->variant, "%s", c->variant);
+    snprintf(k->tol, sizeof k->tol, "%s", c->tol);
+    k->visibility = c->vis;
+    if (dtype_parse(l->v[L_DTYPE][ix[L_DTYPE]], &k->dtype)) FAIL("bad dtype '%s'", l->v[L_DTYPE][ix[L_DTYPE]]);
+    if (op_parse(l->v[L_OP][ix[L_OP]], &k->op)) FAIL("bad op '%s'", l->v[L_OP][ix[L_OP]]);
+    if (dist_parse(l->v[L_DIST][ix[L_DIST]], &k->dist)) FAIL("bad dist '%s'", l->v[L_DIST][ix[L_DIST]]);
+    if (cli_parse_size(l->v[L_N][ix[L_N]], &k->n)) FAIL("bad n '%s'", l->v[L_N][ix[L_N]]);
+    if (parse_seed(l->v[L_SEED][ix[L_SEED]], &k->seed)) FAIL("bad seed '%s'", l->v[L_SEED][ix[L_SEED]]);
+    if (strcmp(mode, "exclusive") == 0) k->exclusive = 1;
+    else if (strcmp(mode, "inclusive") != 0) FAIL("mode is inclusive or exclusive, not '%s'", mode);
+    k->emu_skip = c->emu_max && k->n > c->emu_max;
+    if (parse_schedule(f, nf, k, err, errlen)) return -1;
+    if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
+    s->ncases++;
+    return 0;
+}
+
+/* A cases line: the cartesian product of dtype x op x dist x n x seed x mode
+ * (mode innermost). */
+static int parse_cases(parse_ctx *p, const field *f, int nf, char *err, size_t errlen)
+{
+    static cases_lists l;
+    cases_common c;
+    int ix[6] = {0}, total = 1;
+    if (cases_head(p, f, nf, &c, err, errlen) || cases_lists_of(f, nf, &l, err, errlen))
+        return -1;
+    for (int i = 0; i < 6; i++)
+        total *= l.n[i];
+    for (int done = 0; done < total; done++) {
+        for (int i = 5, rest = done; i >= 0; rest /= l.n[i], i--)
+            ix[i] = rest % l.n[i];
+        if (one_case(p->s, &c, &l, ix, f, nf, err, errlen))
+            return -1;
     }
     return 0;
 }
 
-static int parse_speed(suite *s, const field *f, int nf, char *err, size_t errlen)
+static int parse_speed(parse_ctx *p, const field *f, int nf, char *err, size_t errlen)
 {
+    suite *s = p->s;
     const char *gid = get(f, nf, "group"), *variant = get(f, nf, "variant");
+    const char *mode = get(f, nf, "mode") ? get(f, nf, "mode") : "inclusive";
     int g = gid ? find_group(s, gid) : -1;
     if (s->nspeed >= SUITE_MAX_SPEED) FAIL("too many speed tests");
     if (g < 0) FAIL("speed needs group=ID: points only when that group passes");
     if (!variant || strlen(variant) >= 32) FAIL("speed needs variant=NAME");
+    if (check_variant(s, variant, err, errlen)) return -1;
     suite_speed *k = &s->speed[s->nspeed];
     memset(k, 0, sizeof *k);
     k->group = g;
@@ -241,23 +351,24 @@ static int parse_speed(suite *s, const field *f, int nf, char *err, size_t errle
     if (op_parse(get(f, nf, "op") ? get(f, nf, "op") : "sum", &k->op)) FAIL("bad op");
     if (cli_parse_size(get(f, nf, "n"), &k->n)) FAIL("speed needs n=SIZE");
     if (parse_double(get(f, nf, "points"), &k->points)) FAIL("speed needs points=N");
-    k->exclusive = get(f, nf, "mode") && strcmp(get(f, nf, "mode"), "exclusive") == 0;
+    if (strcmp(mode, "inclusive") && strcmp(mode, "exclusive"))
+        FAIL("mode is inclusive or exclusive, not '%s'", mode);
+    k->exclusive = strcmp(mode, "exclusive") == 0;
     if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
     s->nspeed++;
     return 0;
 }
 
 /* sanitize [tools=memcheck,racecheck,synccheck] [penalty=F] [max_n=SIZE] */
-static int parse_sanitize(suite *s, const field *f, int nf, char *err, size_t errlen)
+static int parse_sanitize(parse_ctx *p, const field *f, int nf, char *err, size_t errlen)
 {
     static char items[MAX_LIST][48];
+    suite *s = p->s;
     const char *tools = get(f, nf, "tools"), *penalty = get(f, nf, "penalty");
     const char *max_n = get(f, nf, "max_n");
-    for (int i = 0; i < nf; i++)
-        if (strcmp(f[i].key, "tools") && strcmp(f[i].key, "penalty") && strcmp(f[i].key, "max_n"))
-            FAIL("sanitize takes tools=, penalty= and max_n=, not '%s'", f[i].key);
     if (tools) {
-        int n = split_list(tools, items);
+        int n = split_list("tools", tools, items, err, errlen);
+        if (n < 0) return -1;
         s->sanitize.tools = 0;
         for (int i = 0; i < n; i++) {
             if (strcmp(items[i], "memcheck") == 0) s->sanitize.tools |= SAN_MEMCHECK;
@@ -275,101 +386,166 @@ static int parse_sanitize(suite *s, const field *f, int nf, char *err, size_t er
     return 0;
 }
 
-static int parse_lab(suite *s, const char *name, const field *f, int nf, char *err, size_t errlen)
+/* lab NAME dir=FOLDER files=A.cu,... variants=V,... [forbid=...] */
+static int parse_lab(parse_ctx *p, const char *name, const field *f, int nf, char *err,
+                     size_t errlen)
 {
+    static char items[MAX_LIST][48];
+    suite *s = p->s;
     const char *dir = get(f, nf, "dir"), *files = get(f, nf, "files"), *forbid = get(f, nf, "forbid");
+    const char *variants = get(f, nf, "variants");
+    if (s->lab[0]) FAIL("a second lab line");
     if (forbid && strlen(forbid) >= sizeof s->forbid) FAIL("forbid list too long");
     snprintf(s->forbid, sizeof s->forbid, "%s", forbid ? forbid : "");
-    static char items[MAX_LIST][48];
     if (!name || strlen(name) >= sizeof s->lab) FAIL("lab needs a name: lab lab1 dir=... files=...");
     if (!dir || !*dir || strlen(dir) >= sizeof s->dir) FAIL("lab needs dir=FOLDER");
     if (!files) FAIL("lab needs files=a.cu,b.cu");
+    if (!variants) FAIL("lab needs variants=NAME,... (the variants its cases may name)");
     snprintf(s->lab, sizeof s->lab, "%s", name);
     snprintf(s->dir, sizeof s->dir, "%s", dir);
-    s->nfiles = split_list(files, items);
+    if ((s->nfiles = split_list("files", files, items, err, errlen)) < 0) return -1;
     if (s->nfiles > 8) FAIL("at most 8 files");
     for (int i = 0; i < s->nfiles; i++) {
         if (strchr(items[i], '/') || items[i][0] == '.') FAIL("file names only: '%s'", items[i]);
         snprintf(s->files[i], sizeof s->files[i], "%s", items[i]);
+    }
+    if ((s->nvariants = split_list("variants", variants, items, err, errlen)) < 0) return -1;
+    if (s->nvariants > SUITE_MAX_VARIANTS) FAIL("at most %d variants", SUITE_MAX_VARIANTS);
+    for (int i = 0; i < s->nvariants; i++) {
+        if (strlen(items[i]) >= sizeof s->variants[i]) FAIL("variant name too long");
+        snprintf(s->variants[i], sizeof s->variants[i], "%s", items[i]);
+    }
+    return 0;
+}
+
+/* One tokenized line: check its keys, then hand it to its directive. */
+static int dispatch(parse_ctx *p, char words[2][32], int nw, const field *f, int nf, char *msg,
+                    size_t len)
+{
+    if (nw == 0)
+        return snprintf(msg, len, "a line starts with lab, group, cases, speed or sanitize"), -1;
+    if (strcmp(words[0], "lab") && nw > 1)
+        return snprintf(msg, len, "unexpected word '%s'", words[1]), -1;
+    if (suite_check_keys(words[0], f, nf, msg, len))
+        return -1;
+    if (p->hidden && strcmp(words[0], "group") && strcmp(words[0], "cases"))
+        return snprintf(msg, len, "the hidden suite holds only group and cases lines, "
+                                  "not '%s'", words[0]), -1;
+    if (strcmp(words[0], "lab") == 0)
+        return parse_lab(p, nw > 1 ? words[1] : NULL, f, nf, msg, len);
+    if (!p->s->lab[0])
+        return snprintf(msg, len, "the first line is the lab line"), -1;
+    if (strcmp(words[0], "group") == 0)
+        return parse_group(p, f, nf, msg, len);
+    if (strcmp(words[0], "cases") == 0)
+        return parse_cases(p, f, nf, msg, len);
+    if (strcmp(words[0], "speed") == 0)
+        return parse_speed(p, f, nf, msg, len);
+    return parse_sanitize(p, f, nf, msg, len);
+}
+
+/* Every line of text into p->s; then every group it defined must have a
+ * case (a group without one scores 0 for everybody, the reference too). */
+static int parse_text(parse_ctx *p, const char *text, char *err, size_t errlen)
+{
+    char line[1024], msg[300];
+    int first_group = p->s->ngroups;
+    for (const char *q = text; *q;) {
+        const char *nl = strchr(q, '\n');
+        size_t len = nl ? (size_t)(nl - q) : strlen(q);
+        p->line++;
+        if (len >= sizeof line)
+            return snprintf(err, errlen, "line %d: too long", p->line), -1;
+        memcpy(line, q, len);
+        line[len] = '\0';
+        q += len + (nl ? 1 : 0);
+        char words[2][32];
+        field f[MAX_FIELDS];
+        int nw, nf;
+        msg[0] = '\0';
+        if (tokenize(line, words, &nw, f, &nf, msg, sizeof msg) == 0 && nw == 0 && nf == 0)
+            continue;
+        if (msg[0] || dispatch(p, words, nw, f, nf, msg, sizeof msg))
+            return snprintf(err, errlen, "line %d: %s", p->line, msg), -1;
+    }
+    for (int g = first_group; g < p->s->ngroups; g++) {
+        int n = 0;
+        for (int c = 0; c < p->s->ncases; c++)
+            n += p->s->cases[c].group == g;
+        if (n == 0)
+            return snprintf(err, errlen, "line %d: group '%s' has no cases", p->s->groups[g].line,
+                            p->s->groups[g].id), -1;
     }
     return 0;
 }
 
 int suite_parse(const char *text, suite *s, char *err, size_t errlen)
 {
-    char line[1024], msg[200];
-    int lineno = 0;
+    parse_ctx p = {s, 0, 0};
     memset(s, 0, sizeof *s);
     s->sanitize = (suite_sanitize){SAN_ALL, 0.25, (size_t)1 << 16};
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        if (len >= sizeof line) {
-            snprintf(err, errlen, "line %d: too long", lineno);
-            return -1;
-        }
-        memcpy(line, p, len);
-        line[len] = '\0';
-        p += len + (nl ? 1 : 0);
-
-        char words[2][32];
-        field f[MAX_FIELDS];
-        int nw, nf, rc = 0;
-        msg[0] = '\0';
-        if (tokenize(line, words, &nw, f, &nf, msg, sizeof msg))
-            rc = -1;
-        else if (nw == 0 && nf == 0)
-            continue;
-        else if (nw == 0)
-            rc = (snprintf(msg, sizeof msg,
-                           "a line starts with lab, group, cases, speed or sanitize"), -1);
-        else if (strcmp(words[0], "lab") == 0)
-            rc = parse_lab(s, nw > 1 ? words[1] : NULL, f, nf, msg, sizeof msg);
-        else if (nw > 1)
-            rc = (snprintf(msg, sizeof msg, "unexpected word '%s'", words[1]), -1);
-        else if (strcmp(words[0], "group") == 0)
-            rc = parse_group(s, f, nf, msg, sizeof msg);
-        else if (strcmp(words[0], "cases") == 0)
-            rc = parse_cases(s, f, nf, msg, sizeof msg);
-        else if (strcmp(words[0], "speed") == 0)
-            rc = parse_speed(s, f, nf, msg, sizeof msg);
-        else if (strcmp(words[0], "sanitize") == 0)
-            rc = parse_sanitize(s, f, nf, msg, sizeof msg);
-        else
-            rc = (snprintf(msg, sizeof msg, "unknown directive '%s'", words[0]), -1);
-        if (rc) {
-            snprintf(err, errlen, "line %d: %s", lineno, msg);
-            return -1;
-        }
-    }
-    if (!s->lab[0]) {
-        snprintf(err, errlen, "no 'lab' line");
+    if (parse_text(&p, text, err, errlen))
         return -1;
-    }
+    if (!s->lab[0])
+        return snprintf(err, errlen, "no 'lab' line"), -1;
+    s->hidden_from = s->ngroups;
+    return 0;
+}
+
+int suite_parse_hidden(const char *text, suite *s, char *err, size_t errlen)
+{
+    parse_ctx p = {s, 1, 0};
+    s->hidden_from = s->ngroups;
+    return parse_text(&p, text, err, errlen);
+}
+
+/* A whole file into text (at most 64 KiB); -1 with why in err. */
+static int read_text(const char *path, char *text, size_t size, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1;
+    size_t len = fread(text, 1, size - 1, f);
+    int too_long = !feof(f);
+    fclose(f);
+    if (too_long)
+        return snprintf(err, errlen, "%s: larger than %zu bytes", path, size - 1), -1;
+    text[len] = '\0';
     return 0;
 }
 
 int suite_load(const char *path, suite *s, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
     static char text[1 << 16];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    int too_long = !feof(f);
-    fclose(f);
-    if (too_long) {
-        snprintf(err, errlen, "%s: larger than %zu bytes", path, sizeof text - 1);
+    char inner[400];
+    if (read_text(path, text, sizeof text, err, errlen))
         return -1;
-    }
-    text[len] = '\0';
-    char inner[200];
-    if (suite_parse(text, s, inner, sizeof inner)) {
-        snprintf(err, errlen, "%s: %s", path, inner);
+    if (suite_parse(text, s, inner, sizeof inner))
+        return snprintf(err, errlen, "%s: %s", path, inner), -1;
+    return 0;
+}
+
+int suite_load_lab(const char *dir, const char *lab, suite *s, int *has_hidden, char *err,
+                   size_t errlen)
+{
+    static char text[1 << 16];
+    char path[1200], inner[400];
+    if (has_hidden)
+        *has_hidden = 0;
+    snprintf(path, sizeof path, "%s/%s.suite", dir, lab);
+    if (suite_load(path, s, err, errlen))
         return -1;
-    }
+    if (strcmp(s->lab, lab) != 0)
+        return snprintf(err, errlen, "%s: line 1: the lab line names '%s', not %s", path, s->lab,
+                        lab), -1;
+    snprintf(path, sizeof path, "%s/%s/%s.suite", dir, SUITE_HIDDEN_DIR, lab);
+    if (access(path, F_OK) != 0)
+        return 0;
+    if (read_text(path, text, sizeof text, err, errlen))
+        return -1;
+    if (suite_parse_hidden(text, s, inner, sizeof inner))
+        return snprintf(err, errlen, "%s: %s", path, inner), -1;
+    if (has_hidden)
+        *has_hidden = 1;
     return 0;
 }

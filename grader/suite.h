@@ -13,6 +13,10 @@
 #define SUITE_MAX_CASES 512
 #define SUITE_MAX_SPEED 8
 #define SUITE_TEXT 160
+#define SUITE_MAX_VARIANTS 8
+/* Hidden groups live apart, in grader/suites/hidden/labN.suite: make dist leaves
+ * that folder out, so students never read them. */
+#define SUITE_HIDDEN_DIR "hidden"
 
 typedef enum { VIS_VISIBLE = 0, VIS_HIDDEN = 1, VIS_AFTER_DUE = 2 } visibility_t;
 
@@ -22,6 +26,7 @@ typedef struct {
     char hint[SUITE_TEXT];  /* which TODOs the group exercises */
     double points;
     visibility_t visibility;
+    int line;               /* where it is defined (for messages) */
 } suite_group;
 
 /* One test: one run of the lab binary. */
@@ -76,6 +81,9 @@ typedef struct {
     char files[8][64];      /* the files a submission provides */
     char forbid[256];       /* extra forbidden words, comma-separated (forbid.h) */
     int nfiles;
+    char variants[SUITE_MAX_VARIANTS][32]; /* the lab's variants (lab.h) a case may name */
+    int nvariants;
+    int hidden_from;        /* groups from this index on come from the hidden suite */
     suite_group groups[SUITE_MAX_GROUPS];
     int ngroups;
     suite_case cases[SUITE_MAX_CASES];
@@ -85,9 +93,18 @@ typedef struct {
     suite_sanitize sanitize; /* defaults: all three tools, 0.25, 2^16 */
 } suite;
 
-/* Parse a suite from text; on error return -1 with "line N: what" in err. */
+/* Parse a suite from text; on error return -1 with "line N: what" in err.
+ * Strict: an unknown key, variant, operator, type or value is an error. */
 int suite_parse(const char *text, suite *s, char *err, size_t errlen);
-/* Read and parse a file. */
+/* Add a hidden suite's groups and cases to s (parsed by suite_parse): only
+ * group and cases lines, every group hidden (default after_due_date), its
+ * cases only in its own groups, so no visible score depends on them. */
+int suite_parse_hidden(const char *text, suite *s, char *err, size_t errlen);
+/* Read and parse a file (errors: "PATH: line N: what"). */
 int suite_load(const char *path, suite *s, char *err, size_t errlen);
+/* A lab's whole suite: DIR/LAB.suite, then DIR/hidden/LAB.suite when that
+ * exists; 1 in *has_hidden when it did (has_hidden may be NULL). */
+int suite_load_lab(const char *dir, const char *lab, suite *s, int *has_hidden, char *err,
+                   size_t errlen);
 
 #endif /* SUITE_H */

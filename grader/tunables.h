@@ -48,4 +48,11 @@
 /* A build: nvcc on a large lab takes under a minute; ten is a hang. */
 #define LIMIT_BUILD_S 600.0
 
+/* Picking a lab's file from a submission (grader/pick.h): how deep below
+ * the submission's root to look (a whole repository unpacked under a
+ * folder of the student's name puts labs/<dir>/<file> at depth 4), and
+ * how many files of that name to list when they are ambiguous. */
+#define PICK_MAX_DEPTH 6
+#define PICK_MAX_CANDIDATES 16
+
 #endif /* GRADER_TUNABLES_H */

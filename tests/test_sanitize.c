@@ -73,13 +73,14 @@ Test(sanitize, racecheck_and_clean_and_unknown)
 }
 
 static const char suite_text[] =
-    "lab lab9 dir=lab9-x files=x.cu\n"
+    "lab lab9 dir=lab9-x files=x.cu variants=v,w\n"
     "group id=a points=40\n"
     "cases group=a variant=v n=1,1000,2^20 dtype=int32,float32\n"
     "cases group=a variant=v n=2^18 schedule=reverse threads=2\n"
     "group id=b points=20\n"
     "cases group=b variant=w n=5\n"
-    "group id=c points=10\n";
+    "group id=c points=10\n"
+    "cases group=c variant=v n=5 schedule=reverse\n";
 
 Test(sanitize, picks_the_largest_case_clamped)
 {
@@ -96,7 +97,7 @@ Test(sanitize, picks_the_largest_case_clamped)
     cr_assert_eq(c.schedule[0], '\0');               /* emulator cases are not chosen */
     cr_assert_eq(sanitize_pick_case(&s, 1, &c), 0);
     cr_assert_eq(c.n, 5);                            /* odd already */
-    cr_assert_eq(sanitize_pick_case(&s, 2, &c), -1); /* a group without cases */
+    cr_assert_eq(sanitize_pick_case(&s, 2, &c), -1); /* a group with only emulator cases */
 }
 
 Test(sanitize, directive)
@@ -118,7 +119,7 @@ Test(sanitize, directive)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(text, sizeof text, "%s%s", suite_text, bad[i]);
         cr_assert_eq(suite_parse(text, &s, err, sizeof err), -1, "%s", bad[i]);
-        cr_assert(strstr(err, "line 8:"), "%s", err);
+        cr_assert(strstr(err, "line 9:"), "%s", err);
     }
 }
 
@@ -142,7 +143,7 @@ Test(sanitize, penalty_per_tool_capped_at_the_group)
     cr_assert_float_eq(g.group_points[0], 20.0, 1e-9);
     cr_assert_float_eq(g.san_taken[0], 20.0, 1e-9);
     cr_assert_float_eq(g.group_points[1], 20.0, 1e-9);
-    cr_assert_float_eq(g.total, 40.0, 1e-9);
+    cr_assert_float_eq(g.total, 50.0, 1e-9); /* 20 + 20 + group c's 10 */
     cr_assert_float_eq(g.max_total, 70.0, 1e-9);
     /* a group that already lost its points loses nothing more */
     for (int c = 0; c < s.ncases; c++)
@@ -155,7 +156,7 @@ Test(sanitize, penalty_per_tool_capped_at_the_group)
     for (int c = 0; c < s.ncases; c++)
         g.tests[c].verdict = V_PASS;
     tally(&g);
-    cr_assert_float_eq(g.total, 60.0, 1e-9); /* group c has no tests: 0 of its 10 */
+    cr_assert_float_eq(g.total, 70.0, 1e-9);
 }
 
 /* ---- whole runs through a stand-in compute-sanitizer -------------------- */

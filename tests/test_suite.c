@@ -4,6 +4,8 @@
 #include <glob.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "suite.h"
 
 static suite s;
@@ -14,7 +16,12 @@ Test(suite, shipped_suites_parse)
     char err[256];
     cr_assert_eq(glob(KIT_TOP "/grader/suites/*.suite", 0, NULL, &g), 0);
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        cr_assert_eq(suite_load(g.gl_pathv[i], &s, err, sizeof err), 0, "%s", err);
+        char lab[32];
+        const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+        snprintf(lab, sizeof lab, "%.*s", (int)(strlen(base) - 6), base);
+        /* with its hidden part, when the instructor's tree has one */
+        cr_assert_eq(suite_load_lab(KIT_TOP "/grader/suites", lab, &s, NULL, err, sizeof err), 0,
+                     "%s", err);
         cr_assert(s.ngroups > 0 && s.ncases > 0, "%s has tests", g.gl_pathv[i]);
         for (int c = 0; c < s.ncases; c++)
             cr_assert(s.cases[c].group >= 0 && s.cases[c].group < s.ngroups);
@@ -25,16 +32,17 @@ Test(suite, shipped_suites_parse)
 Test(suite, expansion)
 {
     char err[256];
-    const char *text = "lab lab9 dir=lab9-x files=a.cu,b.cu\n"
+    const char *text = "lab lab9 dir=lab9-x files=a.cu,b.cu variants=v,w\n"
                        "# a comment\n\n"
                        "group id=g points=10 title=\"Some title\" hint=\"see TODO 1\"\n"
                        "cases group=g variant=v dtype=int32,float32 op=sum,max n=1,2^4+1,9 "
                        "seeds=1,2 kind=section-scan section=2^10 mode=inclusive,exclusive\n"
-                       "group id=h points=5 visibility=hidden\n"
-                       "cases group=h variant=w n=2^20 emu_max=2^16 tol=chain:64 "
-                       "schedule=reverse threads=2\n"
                        "speed group=g variant=v n=2^24 points=20 kind=scan mode=exclusive\n";
+    const char *hidden = "group id=h points=5 visibility=hidden\n"
+                         "cases group=h variant=w n=2^20 emu_max=2^16 tol=chain:64 "
+                         "schedule=reverse threads=2\n";
     cr_assert_eq(suite_parse(text, &s, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(suite_parse_hidden(hidden, &s, err, sizeof err), 0, "%s", err);
     cr_assert_str_eq(s.lab, "lab9");
     cr_assert_str_eq(s.dir, "lab9-x");
     cr_assert_eq(s.nfiles, 2);
@@ -63,25 +71,26 @@ Test(suite, errors_name_the_line)
 {
     char err[256];
     struct { const char *text, *want; } bad[] = {
-        {"group id=g points=1\n", "no 'lab' line"},
-        {"lab lab1 dir=d files=a.cu\ncases group=nope variant=v n=1\n", "line 2: cases need group"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=x\n", "needs points"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v n=1 dtype=int8\n",
+        {"group id=g points=1\n", "line 1: the first line is the lab line"},
+        {"# nothing\n", "no 'lab' line"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ncases group=nope variant=v n=1\n", "line 2: cases need group"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=x\n", "needs points"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 dtype=int8\n",
          "bad dtype"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v\n", "need n="},
-        {"lab lab1 dir=d files=a.cu\nfrobnicate x=1\n", "unknown directive"},
-        {"lab lab1 dir=d files=../evil.cu\n", "file names only"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1 title=\"open\n", "unterminated"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ngroup id=g points=2\n", "twice"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v n=1 tol=x\n",
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v\n", "need n="},
+        {"lab lab1 dir=d files=a.cu variants=v,w\nfrobnicate x=1\n", "unknown directive"},
+        {"lab lab1 dir=d files=../evil.cu variants=v,w\n", "file names only"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1 title=\"open\n", "unterminated"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ngroup id=g points=2\n", "twice"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 tol=x\n",
          "bad tol"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v n=1 "
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 "
          "kind=section-scan\n", "section="},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\nspeed group=g variant=v points=1\n",
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\nspeed group=g variant=v points=1\n",
          "speed needs n"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v n=1 "
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 "
          "schedule=backwards\n", "schedule is"},
-        {"lab lab1 dir=d files=a.cu\ngroup id=g points=1\ncases group=g variant=v n=1 threads=2\n",
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 threads=2\n",
          "together with schedule"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

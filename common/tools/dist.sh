@@ -1,7 +1,8 @@
 #!/bin/sh
 # dist.sh - a student's copy of the kit: the committed tree without the
-# reference solutions (solutions/) and the kit's own tests (tests/, .ci/,
-# which need them), with each lab's reference prebuilt instead, so that
+# reference solutions (solutions/), the hidden tests (grader/suites/hidden/)
+# and the kit's own tests (tests/, .ci/, which need the solutions), with
+# each lab's reference prebuilt instead, so that
 # ./grade can still time a student against it.  A prebuilt reference holds
 # the solution's machine code (and PTX for newer GPUs), not its source.
 # usage: dist.sh OUT.tar.gz "ARCH..."      (make dist [DIST_ARCHS="sm_80 sm_90"])
@@ -48,7 +49,7 @@ for d in solutions/lab*-*/; do
         bin SRC_DIR="${d%/}" BIN="refbin/$lab" >"$stage/build.log" 2>&1 ||
         { cat "$stage/build.log" >&2; die "the $lab reference did not build"; }
 done
-rm -rf solutions tests .ci
+rm -rf solutions tests .ci grader/suites/hidden
 cd "$top"
 cat >"$kit/refbin/README.md" <<TXT
 # Prebuilt reference solutions

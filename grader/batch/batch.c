@@ -18,12 +18,15 @@
  * with --jobs beyond that, workers share GPUs, and a speed test takes its
  * GPU exclusively (GRADE_GPU_LOCK, grader/gpulock.h) so that timings are
  * not disturbed by a neighbour.  Without a GPU (or with --emu) one worker
- * per CPU.  Resume: a student whose .json exists and parses is not
- * graded again unless --redo.
+ * per CPU.  Resume: a student whose .json exists and parses, and whose
+ * resume key (gradekey.c: suite, submission, kit, options) is unchanged,
+ * is not graded again unless --redo.  The lab's suite is checked before
+ * anyone is graded.
  *
  * Exit status: 0 when the batch ran (whatever the students' results), 2 for
  * a usage error, 3 when the batch itself could not work (no grader, cannot
- * write the results), 130 when interrupted (re-run to resume).
+ * write the results, a gradebook that would mix maxima), 4 when the lab's
+ * suite is invalid (nobody graded), 130 when interrupted (re-run to resume).
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
@@ -42,24 +45,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jval.h"
+#include "batch.h"
 
-enum { B_OK = 0, B_USAGE = 2, B_FAILURE = 3 };
+enum { B_OK = 0, B_USAGE = 2, B_FAILURE = 3, B_BAD_SUITE = 4 };
 /* Exit codes of the forked child before it execs the grader. */
 enum { X_REFUSED = 90, X_UNPACK = 91, X_EXEC = 92, X_SETUP = 93 };
-enum { K_DIR, K_ZIP, K_TGZ, K_TAR };
-
-typedef struct {
-    char *name;  /* student name */
-    char *path;  /* folder or archive */
-    int kind;
-    int ran;     /* graded in this run */
-    int done;
-    double seconds; /* NAN when unknown */
-    char status[24];
-    char note[400];
-    jv *json;
-} student;
 
 typedef struct {
     pid_t pid; /* 0 = free */
@@ -414,12 +404,11 @@ static int list_students(const char *dir)
             continue;
         }
         char *name = strndup(n, keep);
-        int dup = 0;
-        for (int i = 0; i < nst && !dup; i++)
-            dup = strcmp(st[i].name, name) == 0;
-        if (dup) {
-            fprintf(stderr, "batch: ignoring %s: student '%s' already has a submission "
-                            "in %s\n", path, name, dir);
+        int dup = -1;
+        for (int i = 0; i < nst && dup < 0; i++)
+            dup = strcmp(st[i].name, name) == 0 ? i : -1;
+        if (dup >= 0) {
+            note_duplicate(&st[dup], strdup(path), kind);
             free(name);
             continue;
         }
@@ -446,39 +435,27 @@ static void student_file(const student *s, const char *ext, char *out, size_t le
     snprintf(out, len, "%s/%s%s", json_dir, s->name, ext);
 }
 
-/* A results.json we accept: an object with a numeric score and a tests array. */
-static int valid_results(const jv *j)
+/* Is s's earlier result still its grade: valid, and graded under the
+ * current resume key (suite, submission, kit, options)?  1, with it
+ * loaded, when it is. */
+static int resume_one(student *s, int redo, const char *options)
 {
-    double score;
-    const jv *tests = jv_get(j, "tests");
-    return j && jv_num(j, "score", &score) == 0 && tests && tests->type == JV_ARRAY;
-}
-
-/* status and note from a valid results.json */
-static void classify(student *s)
-{
-    const jv *tests = jv_get(s->json, "tests");
-    int build_failed = 0;
-    for (int i = 0; tests && i < tests->n && !build_failed; i++) {
-        const char *out = jv_str(tests->items[i], "output");
-        build_failed = out && strstr(out, "BUILD-FAILED");
+    char json[PATH_MAX], keyfile[PATH_MAX], changed[120];
+    grade_key(top, lab, s, options, s->key, sizeof s->key);
+    student_file(s, ".json", json, sizeof json);
+    student_file(s, ".key", keyfile, sizeof keyfile);
+    jv *j = redo ? NULL : jv_parse_file(json);
+    if (!valid_results(j) || !key_is_current(keyfile, s->key, changed, sizeof changed)) {
+        if (valid_results(j))
+            fprintf(stderr, "batch: %s: graded again: %s changed\n", s->name, changed);
+        jv_free(j);
+        return 0;
     }
-    snprintf(s->status, sizeof s->status, "%s", build_failed ? "build failed" : "graded");
-    s->note[0] = '\0';
-    const char *out = jv_str(s->json, "output");
-    if (build_failed && out) {
-        /* first line that says something: "error:" or "has no" */
-        const char *hit = strstr(out, "error");
-        if (!hit) hit = strstr(out, "has no");
-        const char *from = hit ? hit : out;
-        while (hit && from > out && from[-1] != '\n') from--;
-        int n = (int)strcspn(from, "\n");
-        /* "/tmp/.../src/reduce.cu:32:18: error: ..." -> "reduce.cu:32:18: error: ..." */
-        const char *colon = memchr(from, ':', (size_t)n), *base = from;
-        for (const char *p = from; colon && p < colon; p++)
-            if (*p == '/') base = p + 1;
-        snprintf(s->note, sizeof s->note, "%.*s", n - (int)(base - from), base);
-    }
+    s->json = j;
+    s->done = 1;
+    jv_num(j, "execution_time", &s->seconds);
+    classify(s);
+    return 1;
 }
 
 /* Last non-empty line of a file (a grader's error). */
@@ -612,6 +589,10 @@ static void finish(student *s, int index, int ws, int timed_out, double seconds)
         if (valid_results(j) && rename(part, json) == 0) {
             s->json = j;
             classify(s);
+            char keyfile[PATH_MAX];
+            student_file(s, ".key", keyfile, sizeof keyfile);
+            if (key_save(keyfile, s->key) != 0)
+                fprintf(stderr, "batch: cannot write %s: it will be graded again\n", keyfile);
             return;
         }
         jv_free(j);
@@ -634,118 +615,22 @@ static void finish(student *s, int index, int ws, int timed_out, double seconds)
     }
 }
 
-/* ---- output ---------------------------------------------------------------- */
-
-static void csv_field(FILE *f, const char *v)
+/* "batch: 10 student(s): 7 graded, 1 forbidden, ...; 42 s": each status seen. */
+static void print_counts(int n, double seconds)
 {
-    if (strpbrk(v, ",\"\r\n") || v[0] == ' ' || (v[0] && v[strlen(v) - 1] == ' ')) {
-        fputc('"', f);
-        for (; *v; v++) {
-            if (*v == '"') fputc('"', f);
-            fputc(*v, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(v, f);
+    const char *seen[32];
+    int count[32], kinds = 0;
+    for (int i = 0; i < n; i++) {
+        const char *s = st[i].done ? st[i].status : "not graded";
+        int k = 0;
+        while (k < kinds && strcmp(seen[k], s)) k++;
+        if (k == kinds && kinds < 32) seen[kinds] = s, count[kinds++] = 0;
+        if (k < kinds) count[k]++;
     }
-}
-
-static void fmt_num(double x, char *buf, size_t len)
-{
-    if (!isfinite(x)) {
-        buf[0] = '\0';
-        return;
-    }
-    snprintf(buf, len, "%.3f", x);
-    char *dot = strchr(buf, '.');
-    if (dot) {
-        char *end = buf + strlen(buf) - 1;
-        while (end > dot && *end == '0') *end-- = '\0';
-        if (end == dot) *end = '\0';
-    }
-    if (strcmp(buf, "-0") == 0) snprintf(buf, len, "0");
-}
-
-static int write_csv(const char *path)
-{
-    /* Columns: every test name seen, in order of first appearance. */
-    const char **cols = NULL;
-    int ncols = 0;
-    double common_max = NAN;
-    for (int i = 0; i < nst; i++) {
-        const jv *tests = jv_get(st[i].json, "tests");
-        double m = 0;
-        for (int t = 0; tests && t < tests->n; t++) {
-            const char *name = jv_str(tests->items[t], "name");
-            double x;
-            if (jv_num(tests->items[t], "max_score", &x) == 0) m += x;
-            if (!name) continue;
-            int seen = 0;
-            for (int c = 0; c < ncols && !seen; c++) seen = strcmp(cols[c], name) == 0;
-            if (!seen) {
-                cols = realloc(cols, sizeof *cols * (size_t)(ncols + 1));
-                if (!cols) return -1;
-                cols[ncols++] = name;
-            }
-        }
-        if (tests && isnan(common_max)) common_max = m;
-    }
-    char tmp[PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        free(cols);
-        return -1;
-    }
-    fputs("student,total,max", f);
-    for (int c = 0; c < ncols; c++) {
-        fputc(',', f);
-        csv_field(f, cols[c]);
-    }
-    fputs(",status,seconds,note\r\n", f);
-    for (int i = 0; i < nst; i++) {
-        student *s = &st[i];
-        const jv *tests = jv_get(s->json, "tests");
-        char num[64];
-        double total = 0, max = 0;
-        if (tests) {
-            jv_num(s->json, "score", &total);
-            for (int t = 0; t < tests->n; t++) {
-                double x;
-                if (jv_num(tests->items[t], "max_score", &x) == 0) max += x;
-            }
-        } else {
-            max = common_max;
-        }
-        csv_field(f, s->name);
-        fmt_num(total, num, sizeof num);
-        fprintf(f, ",%s", num);
-        fmt_num(max, num, sizeof num);
-        fprintf(f, ",%s", num);
-        for (int c = 0; c < ncols; c++) {
-            num[0] = '\0';
-            for (int t = 0; tests && t < tests->n; t++) {
-                const char *name = jv_str(tests->items[t], "name");
-                double x;
-                if (name && strcmp(name, cols[c]) == 0 && jv_num(tests->items[t], "score", &x) == 0)
-                    fmt_num(x, num, sizeof num);
-            }
-            fprintf(f, ",%s", num);
-        }
-        fputc(',', f);
-        csv_field(f, s->done ? s->status : "not graded");
-        if (isfinite(s->seconds))
-            snprintf(num, sizeof num, "%.1f", s->seconds);
-        else
-            num[0] = '\0';
-        fprintf(f, ",%s,", num);
-        csv_field(f, s->note);
-        fputs("\r\n", f);
-    }
-    free(cols);
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
-        return -1;
-    return 0;
+    fprintf(stderr, "batch: %d student(s)", n);
+    for (int k = 0; k < kinds; k++)
+        fprintf(stderr, "%s%d %s", k ? ", " : ": ", count[k], seen[k]);
+    fprintf(stderr, "; %.0f s\n", seconds);
 }
 
 static void fmt_dur(double s, char *buf, size_t len)
@@ -862,6 +747,10 @@ int main(int argc, char **argv)
         if (access(suite, R_OK) != 0)
             return fprintf(stderr, "batch: no test suite for %s (%s)\n", lab, suite), B_USAGE;
     }
+    int bad = check_suite_first(grader, lab);
+    if (bad)
+        return fprintf(stderr, "batch: the %s suite is not valid (exit %d, above): nobody "
+                               "was graded\n", lab, bad), bad == 4 ? B_BAD_SUITE : B_FAILURE;
     char dirabs[PATH_MAX];
     if (!realpath(dir, dirabs) || list_students(dirabs) != 0)
         return fprintf(stderr, "batch: cannot read %s: %s\n", dir, strerror(errno)), B_USAGE;
@@ -895,22 +784,13 @@ int main(int argc, char **argv)
                         "speed tests take their GPU one at a time\n", jobs, ngpu);
     }
 
-    /* Resume: students with a valid results.json are done. */
+    /* Resume: students with a valid results.json under the current key are done. */
+    char options[64];
+    snprintf(options, sizeof options, "emu%d,nospeed%d,sanitize%d", co.emu, co.no_speed,
+             co.sanitize);
     int todo = 0;
-    for (int i = 0; i < nst; i++) {
-        char json[PATH_MAX];
-        student_file(&st[i], ".json", json, sizeof json);
-        jv *j = redo ? NULL : jv_parse_file(json);
-        if (valid_results(j)) {
-            st[i].json = j;
-            st[i].done = 1;
-            jv_num(j, "execution_time", &st[i].seconds);
-            classify(&st[i]);
-        } else {
-            jv_free(j);
-            todo++;
-        }
-    }
+    for (int i = 0; i < nst; i++)
+        todo += !resume_one(&st[i], redo, options);
     if (jobs > todo && todo > 0)
         jobs = todo;
     fprintf(stderr, "batch: %s, %d submission(s) in %s; %d to grade, %d already graded%s; "
@@ -1033,20 +913,12 @@ int main(int argc, char **argv)
         if (!st[i].json && !st[i].ran)
             st[i].done = 0;
 
-    int rc = write_csv(csv);
-    if (rc)
+    int rc = write_csv(csv, st, nst);
+    if (rc == -1)
         fprintf(stderr, "batch: cannot write %s: %s\n", csv, strerror(errno));
-    int counts[6] = {0};
-    const char *names[] = {"graded", "build failed", "grader error", "timeout", "unpack failed",
-                           "not graded"};
-    for (int i = 0; i < nst; i++) {
-        const char *s = st[i].done ? st[i].status : "not graded";
-        for (int k = 0; k < 6; k++)
-            if (!strcmp(s, names[k])) counts[k]++;
-    }
-    fprintf(stderr, "batch: %d student(s): %d graded, %d build failed, %d grader error, "
-                    "%d timeout, %d unpack failed, %d not graded; %.0f s\n",
-            nst, counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], now_s() - t0);
+    else if (rc == -2)
+        fprintf(stderr, "batch: %s mixes maxima (above)\n", csv);
+    print_counts(nst, now_s() - t0);
     fprintf(stderr, "batch: gradebook %s, reports in %s\n", csv, json_dir);
     if (interrupted) {
         fprintf(stderr, "batch: interrupted; run the same command again to resume\n");

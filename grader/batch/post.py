@@ -3,8 +3,8 @@
 single grader's results.json.
 
   post.py gradescope RESULTS REPORT_TXT [ERROR]
-      Rewrites RESULTS for Gradescope: adds a leaderboard and the report as
-      "output".  When RESULTS is missing or invalid (or ERROR is given), writes
+      Rewrites RESULTS for Gradescope: adds a leaderboard (visible points
+      only; the grader's "output" already leaves hidden groups out).  When RESULTS is missing or invalid (or ERROR is given), writes
       a valid results.json with score 0 and the error in "output".
   post.py autolab RESULTS SUITE
       Prints {"scores": {...}} (one key per test group id, "speed" for the
@@ -76,10 +76,15 @@ def gradescope(results_path, report_path, error=None):
             board.append({"name": "Speed points",
                           "value": round(sum(float(t.get("score", 0)) for t in speed), 2),
                           "order": "desc"})
-        board.append({"name": "Score", "value": results["score"], "order": "desc"})
+        # Only visible points: a hidden group's score must not show on a board
+        # every student reads (Gradescope hides the total for the same reason).
+        shown = [t for t in results["tests"] if t.get("visibility", "visible") == "visible"]
+        board.append({"name": "Score", "value": round(sum(float(t.get("score", 0))
+                                                          for t in shown), 3),
+                      "order": "desc"})
         results["leaderboard"] = board
-        if report and "output" not in results:
-            results["output"] = report
+        # "output" is the grader's student view (no hidden groups); the raw
+        # report stays in Gradescope's stdout, which only instructors see.
         for t in results["tests"]:
             t.setdefault("visibility", "visible")
     with open(results_path, "w", encoding="utf-8") as f:
@@ -112,6 +117,9 @@ def autolab(results_path, suite_path):
     scores = {}
     if results is not None:
         ids = suite_ids(suite_path)
+        # and the groups of the lab's hidden suite (grader/suites/hidden/labN.suite)
+        head, _, name = suite_path.rpartition("/")
+        ids.update(suite_ids((head + "/" if head else "") + "hidden/" + name))
         for t in results["tests"]:
             name = str(t.get("name", ""))
             key = "speed" if name.startswith("Speed") else ids.get(name, name)

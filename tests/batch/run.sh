@@ -29,7 +29,7 @@ make -s --no-print-directory grader || { echo "batch: FAIL: make grader"; exit 1
 if ! make -s --no-print-directory build/batch >/dev/null 2>&1; then
     mkdir -p build
     ${CC:-cc} -O2 -std=c11 -Wall -Wextra -Wno-format-truncation -D_POSIX_C_SOURCE=200809L \
-        -I common -I grader -o build/batch grader/batch/batch.c grader/batch/jval.c -lm ||
+        -I common -I grader -o build/batch grader/batch/*.c -lm ||
         { echo "batch: FAIL: cannot compile grader/batch"; exit 1; }
 fi
 batch="$top/build/batch"
@@ -79,7 +79,7 @@ dave|80|graded
 erin|80|graded
 skeleton|0|graded
 broken|0|build failed
-empty|0|build failed
+empty|0|missing file
 mallory|0|unpack failed
 trudy|0|unpack failed
 EOF2
@@ -171,7 +171,10 @@ python3 "$here/check.py" autolab "$tmp/autolab.txt" | tee "$tmp/autolab.chk" | g
     { no "autolab: last line"; tail -3 "$tmp/autolab.txt"; }
 grep "^ok" "$tmp/autolab.chk"
 
-# ---- 5. the plot -------------------------------------------------------------
+# ---- 5. issue 11: suite checks, resume keys, status fields, picking files -------
+sh "$here/integrity.sh" || no "integrity.sh (above)"
+
+# ---- 6. the plot -------------------------------------------------------------
 if python3 -c "import matplotlib" 2>/dev/null; then
     python3 grader/batch/plot.py "$tmp/grades.csv" -o "$tmp/grades.png" &&
         [ -s "$tmp/grades.png" ] && echo "ok   plot.py wrote a PNG" || no "plot.py"

@@ -29,7 +29,7 @@ echo "batch wall-clock: $(( $(date +%s) - start )) s"
 fail=0
 : >"$cls/expect"
 for d in "$cls"/class/*; do
-    case $(basename "$d") in compile-error) st="build failed" ;; *) st=graded ;; esac
+    case $(basename "$d") in compile-error) st="build failed" ;; forbidden-cub) st=forbidden ;; *) st=graded ;; esac
     echo "$(basename "$d")|*|$st" >>"$cls/expect"
 done
 python3 tests/batch/check.py csv "$OUT/grades.csv" "$cls/expect" || fail=1
