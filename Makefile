@@ -143,7 +143,7 @@ $(BUILD)/host/grader-obj/%.o: grader/%.c $(HEADERS) $(wildcard grader/*.h)
 # Linked under a temporary name, then renamed: several ./grade started at
 # once (a batch) never run a half-written grader.
 $(BUILD)/grader: $(GRADER_OBJS) $(HOST_OBJS)
-	$(CC) -o $@.tmp$$$$ $^ -lm && mv -f $@.tmp$$$$ $@
+	$(CC) -o $@.tmp$$$$ $^ -lm -lpthread && mv -f $@.tmp$$$$ $@
 
 grader: $(BUILD)/grader
 
@@ -164,7 +164,7 @@ $(BUILD)/tests/fake_lab: tests/fake_lab.c $(HOST_OBJS) $(HEADERS)
 
 $(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS) | $(BUILD)/tests/fake_lab
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion -lm
+	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion -lm -lpthread
 
 test: deps-check
 	@test -d tests || { echo "make test: the kit's own tests are not in this copy of the kit" \

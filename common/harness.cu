@@ -488,9 +488,13 @@ static int run_case(const cli_opts *o, void *prog)
     }
 
     if (o->out) {
+        /* Two copies identical word for word, guard bands included, are
+         * written once: the grader reads one copy or two, and at 2^28 the
+         * second GiB cost a second or more to write and to read again. */
+        int kept = ncopies == 2 && memcmp(copies[0], copies[1], out_words * 4) == 0 ? 1 : ncopies;
         if (!o->no_raw)
-            write_raw(o->out, copies, ncopies, out_words);
-        write_json(o->out, o, v, &r, out_len, ncopies, !graded);
+            write_raw(o->out, copies, kept, out_words);
+        write_json(o->out, o, v, &r, out_len, kept, !graded);
     }
     if (!o->quiet || !(r.check.ok && r.guard_hit < 0))
         print_report(o, v, &r);

@@ -30,9 +30,14 @@ int32_t prng_range(uint64_t seed, uint64_t index, int32_t lo, int32_t hi)
 
 void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed)
 {
+    gen_input_part(out, 0, n, dtype, dist, seed);
+}
+
+void gen_input_part(void *out, size_t from, size_t to, dtype_t dtype, dist_t dist, uint64_t seed)
+{
     int32_t *iout = (int32_t *)out;
     float *fout = (float *)out;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < to; i++) {
         if (dist == DIST_ONES) {
             if (dtype == DT_INT32) iout[i] = 1; else fout[i] = 1.0f;
         } else if (dist == DIST_SMALL) {
