@@ -101,11 +101,14 @@ $(OUT)/common/%.o: common/%.cu $(HEADERS) | backend-check
 # ---- labs and solutions --------------------------------------------------------
 # One rule per lab: the student's copy, and the reference solution.
 define LAB_RULES
+# build/labN: the binary of whichever backend built last, so that one
+# command works on a GPU and on the emulator alike.
 $(1): $(OUT)/$(1)
+	@ln -sfn $(BACKEND)/$(1) $(BUILD)/$(1)
 $(OUT)/$(1): $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
 	@mkdir -p $$(@D)
 	$$(CUDACC) $$(CUFLAGS) -o $$@ $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
-	@echo "built $$@ ($(BACKEND)); run it with --help, grade it with ./grade $(1)"
+	@echo "built $$@ ($(BACKEND)); run it as build/$(1) --help, grade it with ./grade $(1)"
 $(OUT)/ref/$(1): $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
 	@mkdir -p $$(@D)
 	$$(CUDACC) $$(CUFLAGS) -o $$@ $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
