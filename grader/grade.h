@@ -51,12 +51,16 @@ typedef struct {
     double group_points[SUITE_MAX_GROUPS];
     int group_passed[SUITE_MAX_GROUPS], group_run[SUITE_MAX_GROUPS];
     double total, max_total;
+    double speed_pending; /* speed points not graded here (no GPU, --no-speed): left out
+                             of max_total, to be earned in a speed run on a GPU */
     double build_seconds; /* set-up and builds (nvcc's time, mostly) */
     double seconds;       /* running and judging the tests */
 } grade_run;
 
 /* Add up group and speed points into g->total / g->max_total, less the
- * suite's penalty for each sanitizer tool that found errors in a group. */
+ * suite's penalty for each sanitizer tool that found errors in a group.
+ * Speed that was not graded counts in neither: it goes to speed_pending,
+ * so a total on the emulator reads as correctness out of correctness. */
 void tally(grade_run *g);
 
 /* The table a student reads: hidden groups (suite.h) only as a count and
