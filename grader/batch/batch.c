@@ -786,8 +786,9 @@ int main(int argc, char **argv)
 
     /* Resume: students with a valid results.json under the current key are done. */
     char options[64];
-    snprintf(options, sizeof options, "emu%d,nospeed%d,sanitize%d", co.emu, co.no_speed,
-             co.sanitize);
+    /* gpu: a batch graded without a GPU (speed pending) is graded again on one */
+    snprintf(options, sizeof options, "emu%d,nospeed%d,sanitize%d,gpu%d", co.emu, co.no_speed,
+             co.sanitize, ngpu > 0);
     int todo = 0;
     for (int i = 0; i < nst; i++)
         todo += !resume_one(&st[i], redo, options);
