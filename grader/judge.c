@@ -50,10 +50,48 @@ static void read_head(const char *path, char *buf, size_t size)
 /* What a student should read from a run's log text, on one line: from
  * the first diagnostic (the emulator's, CUDA's, the watchdog's) if there
  * is one, else the text's last lines. */
+/*
+ * text's lines into out (len bytes): the first line and every "hint:"
+ * line always, the lines between them while there is room, and a count
+ * of those left out.  A deadlock report lists one line per stuck block;
+ * cutting it at len lost the hint at its end, the part a student needs.
+ */
+static void keep_first_and_hint(const char *text, char *out, size_t len)
+{
+    size_t must = 0, o = 0;
+    int lines = 0, noted = 0;
+    for (const char *p = text; *p; lines++) { /* room the must-keep lines take */
+        size_t n = strcspn(p, "\n");
+        if (lines == 0 || memmem(p, n, "hint:", 5))
+            must += n + 1;
+        p += n + (p[n] == '\n');
+    }
+    must += 48; /* the "(N more lines ...)" note */
+    lines = 0;
+    for (const char *p = text; *p; lines++) {
+        size_t n = strcspn(p, "\n");
+        int keep = lines == 0 || memmem(p, n, "hint:", 5);
+        if (keep || o + n + 1 + must < len) {
+            if (o + n + 2 > len)
+                n = len > o + 2 ? len - o - 2 : 0;
+            o += (size_t)snprintf(out + o, len - o, "%s%.*s", o ? "\n" : "", (int)n, p);
+            if (keep)
+                must -= must > n + 1 ? n + 1 : must;
+        } else if (!noted++ && o + 48 < len) {
+            o += (size_t)snprintf(out + o, len - o, "\n(more lines left out here)");
+        }
+        p += strcspn(p, "\n");
+        p += *p == '\n';
+    }
+    while (o > 0 && (out[o - 1] == ' ' || out[o - 1] == '\n'))
+        o--;
+    out[o] = '\0';
+}
+
 void log_excerpt_text(const char *head, char *out, size_t len)
 {
     static const char *const markers[] = {"cuemu: error", "CUDA error", "TIMEOUT:", "error:"};
-    char text[600];
+    static char text[16384]; /* the log's head: read_head reads 16 KiB */
     const char *from = NULL;
     for (size_t m = 0; m < sizeof markers / sizeof markers[0] && !from; m++)
         from = strstr(head, markers[m]);
@@ -63,12 +101,13 @@ void log_excerpt_text(const char *head, char *out, size_t len)
         size_t hl = strlen(head);
         snprintf(text, sizeof text, "%s", head + (hl > sizeof text - 1 ? hl - (sizeof text - 1) : 0));
     }
-    size_t o = 0;
-    for (char *p = text; *p && o + 4 < len; p++)
-        out[o++] = (*p == '\n' || (unsigned char)*p < 0x20) ? ' ' : *p;
-    while (o > 0 && out[o - 1] == ' ')
-        o--;
-    out[o] = '\0';
+    /* Line breaks stay (an emulator report is laid out in lines: the
+     * deadlock, then each waiting thread, then the hint); other control
+     * characters become spaces. */
+    for (char *p = text; *p; p++)
+        if (*p != '\n' && (unsigned char)*p < 0x20)
+            *p = ' ';
+    keep_first_and_hint(text, out, len);
 }
 
 /* The same for a whole log file (its first 16 KiB). */

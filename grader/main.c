@@ -31,6 +31,7 @@
 #include "tunables.h"
 #include "unit.h"
 #include "sandbox.h"
+#include "paths.h"
 #include "sanitize.h"
 #include "checksuite.h"
 
@@ -476,14 +477,27 @@ static void run_sanitizers(grade_run *g, const run_plan *plan, int progress)
             gpu_lock_shared();
             sanitize_case(tool, 1 << t, plan, 4.0, &g->san_case[i], r);
             gpu_unlock();
-            for (int f = 0; f < s->nfiles; f++)
-                sanitize_show_paths(r->detail, sizeof r->detail, s->files[f], s->dir);
             if (progress)
                 fprintf(stderr, "\rgrade: sanitizer run %d/%d", ++runs, total);
         }
     }
     if (progress)
         fprintf(stderr, "\r%40s\r", "");
+}
+
+/* Every verdict's text names the student's files as labs/<dir>/<file>,
+ * not as the scratch copy the tools saw (paths.h). */
+static void show_paths(grade_run *g)
+{
+    const suite *s = g->s;
+    for (int f = 0; f < s->nfiles; f++) {
+        for (int c = 0; c < s->ncases; c++)
+            show_student_paths(g->tests[c].detail, sizeof g->tests[c].detail, s->files[f], s->dir);
+        for (int i = 0; i < s->ngroups; i++)
+            for (int t = 0; t < SAN_TOOL_COUNT; t++)
+                show_student_paths(g->san[i][t].detail, sizeof g->san[i][t].detail, s->files[f],
+                                   s->dir);
+    }
 }
 
 static void remove_tree(const char *path)
@@ -723,6 +737,7 @@ int main(int argc, char **argv)
     run_speed_tests(&g, student, ref, timeout, &sb);
     tally(&g);
     g.seconds = now_s() - start - g.build_seconds;
+    show_paths(&g);
 
     print_report(&g, stdout);
     if (o.json && write_results_json(&g, o.json) != 0)

@@ -52,6 +52,33 @@ void tally(grade_run *g)
     }
 }
 
+/* Skipped tests are counted in the open, with the first one's reason:
+ * a group's points are shared by the tests that ran, so a bug that shows
+ * only in a skipped test (too large for the emulator) cannot cost points
+ * here, and the student must know that. */
+static void print_skipped(const grade_run *g, int group, FILE *f)
+{
+    const suite *s = g->s;
+    int skipped = 0;
+    const char *why = "";
+    for (int c = 0; c < s->ncases; c++)
+        if (s->cases[c].group == group && g->tests[c].verdict == V_SKIPPED && !skipped++)
+            why = g->tests[c].detail;
+    if (skipped)
+        fprintf(f, ", %d skipped%s%s%s", skipped, why[0] ? " (" : "", why, why[0] ? ")" : "");
+}
+
+/* A verdict's text, every line of it indented (emulator reports keep
+ * their line breaks). */
+static void print_indented(FILE *f, const char *text, const char *indent)
+{
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(f, "%s%.*s\n", indent, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
 /* A group from the hidden suite: students never see its tests. */
 static int hidden_group(const suite *s, int i)
 {
@@ -163,11 +190,12 @@ void print_report(const grade_run *g, FILE *f)
             fprintf(f, "  %-13s %-52s %s\n", verdict_name(t->verdict), label, ms);
             if (t->verdict != V_PASS && t->verdict != V_SKIPPED && t->detail[0] &&
                 k->visibility == VIS_VISIBLE && shown_fail++ < 4)
-                fprintf(f, "      %s\n", t->detail);
+                print_indented(f, t->detail, "      ");
         }
         print_sanitized(g, i, f);
-        fprintf(f, "  -> %d/%d passed: %.1f / %.1f points", g->group_passed[i], g->group_run[i],
-                g->group_points[i], gr->points);
+        fprintf(f, "  -> %d/%d passed", g->group_passed[i], g->group_run[i]);
+        print_skipped(g, i, f);
+        fprintf(f, ": %.1f / %.1f points", g->group_points[i], gr->points);
         if (g->san_taken[i] > 0)
             fprintf(f, " (%.1f taken off for sanitizer findings)", g->san_taken[i]);
         if (g->group_passed[i] < g->group_run[i] && gr->hint[0])
@@ -187,7 +215,10 @@ void print_report(const grade_run *g, FILE *f)
                     r->gbps / r->copy_gbps, r->copy_gbps);
         if (r->detail[0])
             fprintf(f, "  %s\n", r->detail);
-        fprintf(f, "  -> %.1f / %.1f points\n", r->points, sp->points);
+        if (g->speed_graded)
+            fprintf(f, "  -> %.1f / %.1f points\n", r->points, sp->points);
+        else
+            fprintf(f, "  -> %.1f points pending (not in this total)\n", sp->points);
     }
     print_hidden_summary(g, f, &hidden_points);
     if (g->sanitize && g->sanitize_why[0])

@@ -37,11 +37,4 @@ int sanitize_locate(char *buf, size_t len);
 void sanitize_case(const char *sanitizer, int tool, const run_plan *plan, double slowdown,
                    const suite_case *c, test_result *r);
 
-/*
- * A finding names the file as the tool saw it: the grader's scratch copy,
- * e.g. /dev/shm/grade.x/src/reduce.cu:42.  Rewrite every path ending in
- * "/file" in text to "labs/<dir>/file", the student's own name for it.
- */
-void sanitize_show_paths(char *text, size_t len, const char *file, const char *dir);
-
 #endif /* SANITIZE_H */

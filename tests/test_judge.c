@@ -87,3 +87,26 @@ Test(judge, printed_claims_are_not_believed)
     cr_assert_eq(t.verdict, V_NO_RESULT);
     cr_assert(strstr(t.detail, "bytes"), "%s", t.detail);
 }
+
+/* A long emulator report keeps its first line and its hint whole, with
+ * its line breaks; the block lines in between give way (issue 14: the
+ * hint used to be cut off at the end). */
+Test(judge, emulator_report_keeps_first_line_and_hint)
+{
+    char text[8192], out[1024];
+    size_t o = (size_t)snprintf(text, sizeof text,
+                                "cuemu: error: deadlock: no progress for 3 s in kernel 'k'\n");
+    for (int b = 0; b < 40; b++)
+        o += (size_t)snprintf(text + o, sizeof text - o,
+                              "cuemu:   block (%d,0,0) on worker 0: thread (0,0,0) is running "
+                              "(spinning, waiting for something that never happens?)\n", b);
+    snprintf(text + o, sizeof text - o,
+             "cuemu:   hint: blocks run in dispatch order; code that waits for a block with a "
+             "larger blockIdx.x can wait forever\n");
+    log_excerpt_text(text, out, sizeof out);
+    cr_assert(strncmp(out, "cuemu: error: deadlock", 22) == 0, "%s", out);
+    cr_assert(strstr(out, "\ncuemu:   block (0,0,0)") != NULL, "%s", out);
+    cr_assert(strstr(out, "(more lines left out here)") != NULL, "%s", out);
+    cr_assert(strstr(out, "can wait forever") != NULL, "%s", out);
+    cr_assert(strlen(out) < sizeof out);
+}

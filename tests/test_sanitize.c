@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "paths.h"
 #include "sanitize.h"
 
 static const char memcheck_log[] =
@@ -312,15 +313,15 @@ Test(sanitize, shows_the_students_path)
     char text[400] = "Invalid __global__ read of size 4 bytes at reduce(int*)+0x90 in "
                      "/dev/shm/grade.Ab12/src/reduce.cu:42 by thread (3,0,0); "
                      "see common/harness.cu:10 and my_reduce.cu:7";
-    sanitize_show_paths(text, sizeof text, "reduce.cu", "lab1-reduce-naive");
+    show_student_paths(text, sizeof text, "reduce.cu", "lab1-reduce-naive");
     cr_assert(strstr(text, " labs/lab1-reduce-naive/reduce.cu:42 by thread") != NULL, "%s", text);
     cr_assert(strstr(text, "/dev/shm") == NULL, "%s", text);
     cr_assert(strstr(text, "common/harness.cu:10") != NULL, "%s", text);
     cr_assert(strstr(text, " my_reduce.cu:7") != NULL, "%s", text); /* another file */
     char bare[100] = "write at kernel+0x3d0 in reduce.cu:64 by thread";
-    sanitize_show_paths(bare, sizeof bare, "reduce.cu", "lab1-reduce-naive");
+    show_student_paths(bare, sizeof bare, "reduce.cu", "lab1-reduce-naive");
     cr_assert_str_eq(bare, "write at kernel+0x3d0 in labs/lab1-reduce-naive/reduce.cu:64 by thread");
     char small[24] = "x /a/reduce.cu:1";
-    sanitize_show_paths(small, sizeof small, "reduce.cu", "lab1-reduce-naive");
+    show_student_paths(small, sizeof small, "reduce.cu", "lab1-reduce-naive");
     cr_assert_eq(strlen(small), sizeof small - 1); /* cut, never overrun */
 }
