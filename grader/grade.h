@@ -22,6 +22,7 @@ typedef struct {
     verdict_t verdict;
     double t_student, t_ref; /* median ms, best of the rounds */
     double gbps, copy_gbps;  /* the student's, and the copy yardstick's */
+    double ref_copy_gbps;    /* the copy as the reference's process measured it (best) */
     double points;
     char detail[512];
 } speed_result;

@@ -302,7 +302,29 @@ static void speed_round(grade_run *g, const int *which, const suite_case *const 
         }
         if (ref[i].verdict == V_PASS && ref[i].ms < r->t_ref)
             r->t_ref = ref[i].ms;
+        if (ref[i].verdict == V_PASS && ref[i].copy_gbps > r->ref_copy_gbps)
+            r->ref_copy_gbps = ref[i].copy_gbps;
     }
+}
+
+/*
+ * The student's time comes from the student's process, which could write
+ * any number there.  A time that would move the case's bytes faster than
+ * SPEED_MAX_COPY_RATIO device copies (the copy timed by the reference's
+ * process) is physically out of reach: it is flagged, never credited.
+ */
+static void check_plausible(speed_result *r, const suite_case *c)
+{
+    double bytes = bytes_moved(c->kind, c->n, c->dtype), fastest_ms;
+    if (r->verdict != V_PASS ||
+        speed_plausible(r->t_student, bytes, r->ref_copy_gbps, SPEED_MAX_COPY_RATIO, &fastest_ms))
+        return;
+    r->verdict = V_IMPLAUSIBLE;
+    snprintf(r->detail, sizeof r->detail,
+             "reported %.4f ms, but its %.0f MB take at least %.4f ms on this GPU (a device "
+             "copy, timed by the reference's process, moves %.0f GB/s; %.2fx that is the "
+             "limit): not credited", r->t_student, bytes / 1e6, fastest_ms, r->ref_copy_gbps,
+             SPEED_MAX_COPY_RATIO);
 }
 
 /* Every speed test: SPEED_ROUNDS rounds alternating the student's binary
@@ -337,6 +359,7 @@ static void run_speed_tests(grade_run *g, const char *student, const char *ref, 
         speed_round(g, which, cases, count, &mine, &theirs);
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
+        check_plausible(r, cases[i]);
         if (r->verdict == V_PASS)
             r->points = s->speed[which[i]].points * speed_fraction(r->t_student / r->t_ref);
     }

@@ -6,7 +6,7 @@
 static const char *const names[V_COUNT] = {
     "PASS", "WRONG", "UNWRITTEN", "OUT-OF-BOUNDS", "RACE", "TIMEOUT", "CRASH",
     "CUDA-ERROR", "EMU-ERROR", "NO-RESULT", "BUILD-FAILED", "FORBIDDEN", "SKIPPED",
-    "SANITIZER", "MISSING-FILE", "AMBIGUOUS-FILE",
+    "SANITIZER", "MISSING-FILE", "AMBIGUOUS-FILE", "IMPLAUSIBLE",
 };
 
 const char *verdict_name(verdict_t v) { return (unsigned)v < V_COUNT ? names[v] : "?"; }
@@ -22,4 +22,12 @@ double speed_fraction(double ratio)
 double group_score(double points, int passed, int run)
 {
     return run > 0 ? points * (double)passed / (double)run : 0.0;
+}
+
+int speed_plausible(double t_ms, double bytes, double copy_gbps, double max_ratio, double *fastest_ms)
+{
+    *fastest_ms = copy_gbps > 0 && max_ratio > 0 ? bytes / (copy_gbps * max_ratio) / 1e6 : 0.0;
+    if (!(copy_gbps > 0))
+        return 1; /* no yardstick: nothing to hold the time against */
+    return t_ms > 0 && t_ms >= *fastest_ms;
 }

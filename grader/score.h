@@ -26,6 +26,8 @@ typedef enum {
     V_SANITIZER,     /* compute-sanitizer reported errors (./grade --sanitize) */
     V_MISSING_FILE,  /* the submission lacks one of the lab's files (pick.h) */
     V_AMBIGUOUS_FILE, /* several of the submission's files could be the lab's one */
+    V_IMPLAUSIBLE,   /* a speed run reported a time no GPU can reach (faster than a
+                        device copy of the same bytes by the reference's own yardstick) */
     V_COUNT
 } verdict_t;
 
@@ -36,5 +38,13 @@ double speed_fraction(double ratio);
 
 /* Points of a group: points * passed / run (skipped tests do not count). */
 double group_score(double points, int passed, int run);
+
+/*
+ * Can a run that moves `bytes` take t_ms, on a GPU whose device copy moves
+ * copy_gbps (GB/s, bytes / ms / 1e6)?  Not faster than max_ratio copies:
+ * 1 plausible (or no yardstick to judge by), 0 not; *fastest_ms gets the
+ * bound.  A time of 0 or less, or NaN, is never plausible.
+ */
+int speed_plausible(double t_ms, double bytes, double copy_gbps, double max_ratio, double *fastest_ms);
 
 #endif /* SCORE_H */

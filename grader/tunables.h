@@ -61,4 +61,11 @@
 #define REGEN_MIN_PER_THREAD ((size_t)1 << 22)
 #define REGEN_MAX_THREADS 16
 
+/* A speed run's time is believed only up to this multiple of a device
+ * copy's throughput for the same bytes, the copy timed by the reference's
+ * process (the student's process could lie about both).  The references
+ * reach at most 1.03 of a copy (docs/perf-notes.md); a reduction only reads,
+ * which can run a little faster than copying the same bytes, hence 1.25. */
+#define SPEED_MAX_COPY_RATIO 1.25
+
 #endif /* GRADER_TUNABLES_H */

@@ -30,3 +30,20 @@ Test(score, verdict_names)
     cr_assert_str_eq(verdict_name(V_OUT_OF_BOUNDS), "OUT-OF-BOUNDS");
     cr_assert_str_eq(verdict_name(V_COUNT), "?");
 }
+
+/* The physical bound on a reported time (issue 11: a submission rewrote
+ * its own result to 0.10x the reference's time). */
+Test(score, speed_plausible)
+{
+    double fastest;
+    /* 2^26 int32 scan: 512 MiB moved; a copy at 4000 GB/s takes 0.134 ms */
+    double bytes = 8.0 * (1 << 26);
+    cr_assert(speed_plausible(0.146, bytes, 4000, 1.25, &fastest)); /* the reference's time */
+    cr_assert_float_eq(fastest, bytes / (4000 * 1.25) / 1e6, 1e-12);
+    cr_assert(speed_plausible(0.108, bytes, 4000, 1.25, &fastest)); /* 1.24x a copy: believed */
+    cr_assert(!speed_plausible(0.0146, bytes, 4000, 1.25, &fastest)); /* 0.10x: flagged */
+    cr_assert(!speed_plausible(0.0, bytes, 4000, 1.25, &fastest));
+    cr_assert(!speed_plausible(-1.0, bytes, 4000, 1.25, &fastest));
+    cr_assert(!speed_plausible(NAN, bytes, 4000, 1.25, &fastest));
+    cr_assert(speed_plausible(0.01, bytes, 0, 1.25, &fastest)); /* no yardstick */
+}
