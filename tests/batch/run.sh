@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/batch/run.sh - batch grading end to end, without a GPU (the CPU
-# emulator; speed is not graded there, so a correct lab 1 scores 80 / 100).
+# emulator; speed is not graded there, so a correct lab 1 scores 80 / 80, speed pending).
 #
 # Builds a class folder: three correct copies of lab 1 as folders (one named
 # with a comma, for CSV quoting), one as .zip, one as .tar.gz, the skeleton,
