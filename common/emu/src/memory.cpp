@@ -1,0 +1,374 @@
+/*
+ * memory.cpp - CUEMU_MEMORY=weak: a block's volatile stores become visible
+ * to other blocks late and out of order, so that message passing without a
+ * fence (value, then flag, with no __threadfence() between) fails here the
+ * way it may fail on a GPU, instead of passing by luck.
+ *
+ * How stores are seen.  emu-nvcc compiles device code with GCC's
+ * ThreadSanitizer instrumentation but without its run-time library: every
+ * memory access calls one of the __tsan_* functions below first, and every
+ * atomic operation is a call to one of them instead of an instruction.  No
+ * data race detection takes place; the calls are only hooks.  A hook is
+ * told the address of an access, not the value stored, and the store itself
+ * follows it inline.  So a volatile store is delayed by undoing it: its hook
+ * saves the bytes it overwrites, the store happens, and the next hook of the
+ * same worker (any access, barrier, warp operation or fence: "settle") puts
+ * the old bytes back and keeps the new ones in the worker's store buffer.
+ * Buffered stores are written to memory
+ *   - all of them, at __threadfence() / __threadfence_system(), at an atomic
+ *     with release (or stronger) order, and at the end of the kernel;
+ *   - one of them every WEAK_DRAIN_US, the newest first, once the worker
+ *     has no more blocks of the grid to run while other workers still run
+ *     blocks (else a missing fence in a grid of two blocks goes unseen);
+ *   - one of them, the newest first (the order most hostile to message
+ *     passing), at seeded pseudo-random moments (every WEAK_MEAN_GAP hooks
+ *     on average, WEAK_HOLD times longer while older stores wait behind a
+ *     newer one already visible); the oldest when the buffer is full;
+ *   - one of them, when the same worker accesses bytes it covers (a block
+ *     always sees its own stores; so does every block that later runs on
+ *     the worker).
+ * Each buffered store is written as one indivisible access when it is of 1,
+ * 2, 4 or 8 naturally aligned bytes: a packed 64-bit status-and-value word
+ * is never seen half-written.  Plain (non-volatile) stores and atomics are
+ * performed at once; reads are never reordered.  README.md, "Memory
+ * ordering", says what this catches and what it does not.
+ */
+#include "internal.h"
+
+#include <string.h>
+#include <time.h>
+
+namespace cuemu {
+
+bool g_weak_memory;
+
+namespace {
+
+struct Entry {
+    uintptr_t addr;
+    unsigned size;
+    unsigned char bytes[16];
+};
+
+/* One per OS thread; only a worker's is active, the host thread's hooks
+ * return at once (host code runs in program order). */
+struct StoreBuffer {
+    bool active;
+    bool pending;            /* a volatile store whose hook ran, not yet undone */
+    unsigned pending_size;
+    uintptr_t pending_addr;
+    unsigned char old[16];   /* what the pending store overwrote */
+    int n;
+    Entry e[WEAK_BUFFER];    /* oldest first */
+    unsigned long long rng;
+    long countdown;          /* hooks until the next flush of one store */
+    long long hold_until;    /* monotonic ns: no flush_one before (0: none) */
+};
+
+__thread StoreBuffer tl_sb;
+
+unsigned long long next_random(StoreBuffer &b)
+{
+    b.rng += 0x9e3779b97f4a7c15ull;
+    unsigned long long x = b.rng;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+long next_gap(StoreBuffer &b) { return 1 + (long)(next_random(b) % (2 * WEAK_MEAN_GAP)); }
+
+/* Copy size bytes as one access where the hardware makes it one. */
+void copy_indivisible(void *dst, const void *src, unsigned size)
+{
+    uintptr_t a = (uintptr_t)dst | (uintptr_t)src;
+    switch (size) {
+    case 1: __atomic_store_n((uint8_t *)dst, __atomic_load_n((const uint8_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
+    case 2: if (a % 2) break; __atomic_store_n((uint16_t *)dst, __atomic_load_n((const uint16_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
+    case 4: if (a % 4) break; __atomic_store_n((uint32_t *)dst, __atomic_load_n((const uint32_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
+    case 8: if (a % 8) break; __atomic_store_n((uint64_t *)dst, __atomic_load_n((const uint64_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
+    default: break;
+    }
+    memcpy(dst, src, size);
+}
+
+void flush_entry(StoreBuffer &b, int i);
+
+/* Which held store becomes visible next: the newest with probability 3/4,
+ * else any of them (the newest first is the order most hostile to message
+ * passing; the others vary the order as a GPU's memory system may). */
+int pick(StoreBuffer &b)
+{
+    unsigned long long r = next_random(b);
+    return (r & 3) ? b.n - 1 : (int)((r >> 2) % (unsigned)b.n);
+}
+
+long long now_ns()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* One held store becomes visible.  If older ones are left behind it (the
+ * reordering that breaks message passing without a fence), they stay held
+ * for WEAK_HOLD_US of wall-clock time, unless the buffer fills up, a fence
+ * or the kernel's end comes first: a block on another worker that reaches
+ * its poll a little late must still see the newer store without the older
+ * one, whatever the two workers' relative speed. */
+void flush_one(StoreBuffer &b)
+{
+    int i = pick(b);
+    flush_entry(b, i);
+    b.hold_until = i > 0 ? now_ns() + WEAK_HOLD_US * 1000ll : 0;
+}
+
+/* A seeded random moment: flush one held store, unless a hold lasts. */
+void moment(StoreBuffer &b)
+{
+    b.countdown = next_gap(b);
+    if (b.hold_until && now_ns() < b.hold_until)
+        return;
+    flush_one(b);
+}
+
+/* Make buffered store i visible and drop it. */
+void flush_entry(StoreBuffer &b, int i)
+{
+    Entry &e = b.e[i];
+    copy_indivisible((void *)e.addr, e.bytes, e.size);
+    memmove(&b.e[i], &b.e[i + 1], (size_t)(b.n - i - 1) * sizeof(Entry));
+    b.n--;
+}
+
+void flush_all(StoreBuffer &b)
+{
+    for (int i = 0; i < b.n; i++)
+        copy_indivisible((void *)b.e[i].addr, b.e[i].bytes, b.e[i].size);
+    b.n = 0;
+}
+
+/* The pending volatile store has happened: take it back into the buffer. */
+void settle(StoreBuffer &b)
+{
+    b.pending = false;
+    if (b.n == WEAK_BUFFER)
+        flush_one(b);
+    Entry &e = b.e[b.n++];
+    e.addr = b.pending_addr;
+    e.size = b.pending_size;
+    copy_indivisible(e.bytes, (const void *)e.addr, e.size);
+    copy_indivisible((void *)e.addr, b.old, e.size);
+}
+
+/* This worker touches [a, a + size): its own buffered stores there become
+ * visible first (a block reads its own writes), then maybe one more. */
+void touch(StoreBuffer &b, uintptr_t a, unsigned size)
+{
+    for (int i = b.n - 1; i >= 0; i--)
+        if (b.e[i].addr < a + size && a < b.e[i].addr + b.e[i].size)
+            flush_entry(b, i);
+    if (b.n && --b.countdown <= 0)
+        moment(b);
+}
+
+/* The hot path of every access hook: nothing to do in the default mode, on
+ * the host thread, or with an empty buffer. */
+inline StoreBuffer *hook(uintptr_t a, unsigned size)
+{
+    if (!g_weak_memory)
+        return nullptr;
+    StoreBuffer &b = tl_sb;
+    if (!b.active)
+        return nullptr;
+    if (b.pending)
+        settle(b);
+    if (b.n)
+        touch(b, a, size);
+    return &b;
+}
+
+inline void volatile_store_hook(uintptr_t a, unsigned size)
+{
+    StoreBuffer *b = hook(a, size);
+    if (!b)
+        return;
+    b->pending = true;
+    b->pending_addr = a;
+    b->pending_size = size;
+    copy_indivisible(b->old, (const void *)a, size);
+}
+
+/* An atomic on [a, a + size) with memory order mo (GCC's __ATOMIC_*). */
+inline void atomic_hook(const volatile void *a, unsigned size, int mo)
+{
+    StoreBuffer *b = hook((uintptr_t)a, size);
+    if (b && (mo & 0xffff) >= __ATOMIC_RELEASE) {
+        flush_all(*b);
+        b->hold_until = 0;
+    }
+}
+
+} // namespace
+
+/* ---- interface to the scheduler (internal.h) ----------------------------- */
+
+void mem_block_begin(unsigned long long block)
+{
+    if (!g_weak_memory)
+        return;
+    StoreBuffer &b = tl_sb;
+    b.active = true;
+    b.rng = settings().memory_seed ^ (block * 0x100000001b3ull);
+    b.countdown = next_gap(b); /* a hold, like the buffer, outlives the block */
+}
+
+void mem_settle_slow()
+{
+    StoreBuffer &b = tl_sb;
+    if (b.active && b.pending)
+        settle(b);
+}
+
+void mem_poll()
+{
+    StoreBuffer &b = tl_sb;
+    if (!b.active)
+        return;
+    if (b.pending)
+        settle(b);
+    if (b.n && (b.countdown -= WEAK_POLL_TICKS) <= 0)
+        moment(b);
+}
+
+bool mem_held()
+{
+    if (!g_weak_memory)
+        return false;
+    StoreBuffer &b = tl_sb;
+    if (b.pending)
+        settle(b);
+    return b.n > 0;
+}
+
+void mem_drain_moment()
+{
+    StoreBuffer &b = tl_sb;
+    if (b.n)
+        moment(b);
+}
+
+void mem_grid_end()
+{
+    if (!g_weak_memory)
+        return;
+    StoreBuffer &b = tl_sb;
+    if (b.pending)
+        settle(b);
+    flush_all(b);
+    b.hold_until = 0;
+}
+
+void thread_fence(int scope)
+{
+    if (!g_weak_memory) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return;
+    }
+    StoreBuffer &b = tl_sb;
+    if (!b.active)
+        return;
+    if (b.pending)
+        settle(b);
+    if (scope != FENCE_BLOCK) { /* the block sees its own stores anyway */
+        flush_all(b);
+        b.hold_until = 0;
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+} // namespace cuemu
+
+/* ---- the instrumentation's entry points ---------------------------------- */
+
+using cuemu::atomic_hook;
+using cuemu::hook;
+using cuemu::volatile_store_hook;
+
+extern "C" {
+void __tsan_init() {}
+void __tsan_func_entry(void *) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void **, void *) {}
+void __tsan_vptr_read(void **) {}
+void __tsan_read_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size); }
+void __tsan_write_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size); }
+
+#define CUEMU_ACCESS(N)                                                                    \
+    void __tsan_read##N(void *a) { hook((uintptr_t)a, N); }                                \
+    void __tsan_write##N(void *a) { hook((uintptr_t)a, N); }                               \
+    void __tsan_volatile_read##N(void *a) { hook((uintptr_t)a, N); }                       \
+    void __tsan_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N); }
+CUEMU_ACCESS(1)
+CUEMU_ACCESS(2)
+CUEMU_ACCESS(4)
+CUEMU_ACCESS(8)
+CUEMU_ACCESS(16)
+#define CUEMU_UNALIGNED(N)                                                                 \
+    void __tsan_unaligned_read##N(void *a) { hook((uintptr_t)a, N); }                      \
+    void __tsan_unaligned_write##N(void *a) { hook((uintptr_t)a, N); }                     \
+    void __tsan_unaligned_volatile_read##N(void *a) { hook((uintptr_t)a, N); }             \
+    void __tsan_unaligned_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N); }
+CUEMU_UNALIGNED(2)
+CUEMU_UNALIGNED(4)
+CUEMU_UNALIGNED(8)
+CUEMU_UNALIGNED(16)
+
+/* Atomics: performed at once, always sequentially consistent on the CPU;
+ * the order the program asked for only decides whether buffered stores are
+ * written first (release, acq_rel, seq_cst). */
+#define CUEMU_ATOMICS(B, T)                                                                \
+    T __tsan_atomic##B##_load(const volatile T *a, int mo)                                 \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_load_n(a, __ATOMIC_SEQ_CST); }        \
+    void __tsan_atomic##B##_store(volatile T *a, T v, int mo)                              \
+    { atomic_hook(a, sizeof(T), mo); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }           \
+    T __tsan_atomic##B##_exchange(volatile T *a, T v, int mo)                              \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+    T __tsan_atomic##B##_fetch_add(volatile T *a, T v, int mo)                             \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }  \
+    T __tsan_atomic##B##_fetch_sub(volatile T *a, T v, int mo)                             \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }  \
+    T __tsan_atomic##B##_fetch_and(volatile T *a, T v, int mo)                             \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }  \
+    T __tsan_atomic##B##_fetch_or(volatile T *a, T v, int mo)                              \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }   \
+    T __tsan_atomic##B##_fetch_xor(volatile T *a, T v, int mo)                             \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }  \
+    T __tsan_atomic##B##_fetch_nand(volatile T *a, T v, int mo)                            \
+    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+    int __tsan_atomic##B##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int f) \
+    {                                                                                      \
+        (void)f;                                                                           \
+        atomic_hook(a, sizeof(T), mo);                                                     \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    }                                                                                      \
+    int __tsan_atomic##B##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int f)  \
+    {                                                                                      \
+        return __tsan_atomic##B##_compare_exchange_strong(a, c, v, mo, f);                 \
+    }                                                                                      \
+    T __tsan_atomic##B##_compare_exchange_val(volatile T *a, T c, T v, int mo, int f)      \
+    {                                                                                      \
+        __tsan_atomic##B##_compare_exchange_strong(a, &c, v, mo, f);                       \
+        return c;                                                                          \
+    }
+CUEMU_ATOMICS(8, unsigned char)
+CUEMU_ATOMICS(16, unsigned short)
+CUEMU_ATOMICS(32, unsigned int)
+CUEMU_ATOMICS(64, unsigned long long)
+
+void __tsan_atomic_thread_fence(int mo)
+{
+    cuemu::thread_fence(mo >= __ATOMIC_RELEASE ? cuemu::FENCE_DEVICE : cuemu::FENCE_BLOCK);
+}
+void __tsan_atomic_signal_fence(int) {}
+}
