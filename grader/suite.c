@@ -293,6 +293,26 @@ static int parse_lab(suite *s, const char *name, const field *f, int nf, char *e
     return 0;
 }
 
+/* emu_memory=strong|weak[:SEED] on the lab line (CUEMU_MEMORY, common/emu
+ * README): the memory model of every emulator run of the lab.  Labs whose
+ * blocks communicate through memory use weak, so that a missing
+ * __threadfence() fails there.  Parsed here, handed to every case by
+ * suite_parse. */
+static int parse_emu_memory(suite *s, const field *f, int nf, char *err, size_t errlen)
+{
+    const char *m = get(f, nf, "emu_memory");
+    unsigned long seed;
+    char tail;
+    if (!m)
+        return 0;
+    if (strcmp(m, "strong") && strcmp(m, "weak") && sscanf(m, "weak:%lu%c", &seed, &tail) != 1)
+        FAIL("emu_memory is strong, weak or weak:SEED");
+    if (strlen(m) >= sizeof s->emu_memory)
+        FAIL("emu_memory too long");
+    snprintf(s->emu_memory, sizeof s->emu_memory, "%s", m);
+    return 0;
+}
+
 int suite_parse(const char *text, suite *s, char *err, size_t errlen)
 {
     char line[1024], msg[200];
@@ -323,7 +343,8 @@ int suite_parse(const char *text, suite *s, char *err, size_t errlen)
             rc = (snprintf(msg, sizeof msg,
                            "a line starts with lab, group, cases, speed or sanitize"), -1);
         else if (strcmp(words[0], "lab") == 0)
-            rc = parse_lab(s, nw > 1 ? words[1] : NULL, f, nf, msg, sizeof msg);
+            rc = parse_lab(s, nw > 1 ? words[1] : NULL, f, nf, msg, sizeof msg) ||
+                 parse_emu_memory(s, f, nf, msg, sizeof msg);
         else if (nw > 1)
             rc = (snprintf(msg, sizeof msg, "unexpected word '%s'", words[1]), -1);
         else if (strcmp(words[0], "group") == 0)
@@ -341,6 +362,8 @@ int suite_parse(const char *text, suite *s, char *err, size_t errlen)
             return -1;
         }
     }
+    for (int i = 0; i < s->ncases; i++) /* the lab's emu_memory, wherever its line is */
+        snprintf(s->cases[i].emu_memory, sizeof s->cases[i].emu_memory, "%s", s->emu_memory);
     if (!s->lab[0]) {
         snprintf(err, errlen, "no 'lab' line");
         return -1;

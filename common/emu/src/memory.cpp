@@ -199,13 +199,20 @@ inline void volatile_store_hook(uintptr_t a, unsigned size)
     copy_indivisible(b->old, (const void *)a, size);
 }
 
-/* An atomic on [a, a + size) with memory order mo (GCC's __ATOMIC_*). */
-inline void atomic_hook(const volatile void *a, unsigned size, int mo)
+/* An atomic on [a, a + size) with memory order mo (GCC's __ATOMIC_*),
+ * which writes memory unless it is a load.  Release or stronger: held
+ * stores first.  A relaxed write is visible at once, ahead of the stores
+ * still held: they are held WEAK_HOLD_US (see flush_one). */
+inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes)
 {
     StoreBuffer *b = hook((uintptr_t)a, size);
-    if (b && (mo & 0xffff) >= __ATOMIC_RELEASE) {
+    if (!b)
+        return;
+    if ((mo & 0xffff) >= __ATOMIC_RELEASE) {
         flush_all(*b);
         b->hold_until = 0;
+    } else if (writes && b->n) {
+        b->hold_until = now_ns() + WEAK_HOLD_US * 1000ll;
     }
 }
 
@@ -329,27 +336,27 @@ CUEMU_UNALIGNED(16)
  * written first (release, acq_rel, seq_cst). */
 #define CUEMU_ATOMICS(B, T)                                                                \
     T __tsan_atomic##B##_load(const volatile T *a, int mo)                                 \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_load_n(a, __ATOMIC_SEQ_CST); }        \
+    { atomic_hook(a, sizeof(T), mo, false); return __atomic_load_n(a, __ATOMIC_SEQ_CST); }        \
     void __tsan_atomic##B##_store(volatile T *a, T v, int mo)                              \
-    { atomic_hook(a, sizeof(T), mo); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }           \
+    { atomic_hook(a, sizeof(T), mo, true); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }           \
     T __tsan_atomic##B##_exchange(volatile T *a, T v, int mo)                              \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+    { atomic_hook(a, sizeof(T), mo, true); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
     T __tsan_atomic##B##_fetch_add(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_sub(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_and(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_or(volatile T *a, T v, int mo)                              \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }   \
+    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }   \
     T __tsan_atomic##B##_fetch_xor(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_nand(volatile T *a, T v, int mo)                            \
-    { atomic_hook(a, sizeof(T), mo); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
     int __tsan_atomic##B##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int f) \
     {                                                                                      \
         (void)f;                                                                           \
-        atomic_hook(a, sizeof(T), mo);                                                     \
+        atomic_hook(a, sizeof(T), mo, true);                                                     \
         return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
     }                                                                                      \
     int __tsan_atomic##B##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int f)  \
