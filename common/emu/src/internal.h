@@ -84,7 +84,7 @@ int worker_count();
  *     a worker whose block only polls still publishes what it holds.
  *   WEAK_DRAIN_US: a worker out of blocks, while others still run, has a
  *     random moment this often. */
-enum { WEAK_BUFFER = 8, WEAK_MEAN_GAP = 512, WEAK_HOLD_US = 2000, WEAK_POLL_TICKS = 64,
+enum { WEAK_BUFFER = 8, WEAK_MEAN_GAP = 512, WEAK_HOLD_US = 10000, WEAK_POLL_TICKS = 64,
        WEAK_DRAIN_US = 50 };
 extern bool g_weak_memory; /* settings().weak_memory, read on every access */
 /* A worker starts block b (seeds the flush moments from the memory seed). */

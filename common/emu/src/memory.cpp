@@ -47,6 +47,7 @@ namespace {
 struct Entry {
     uintptr_t addr;
     unsigned size;
+    unsigned long long block; /* which of the worker's blocks stored it */
     unsigned char bytes[16];
 };
 
@@ -60,6 +61,7 @@ struct StoreBuffer {
     unsigned char old[16];   /* what the pending store overwrote */
     int n;
     Entry e[WEAK_BUFFER];    /* oldest first */
+    unsigned long long block; /* the worker's blocks, counted (Entry::block) */
     unsigned long long rng;
     long countdown;          /* hooks until the next flush of one store */
     long long hold_until;    /* monotonic ns: no flush_one before (0: none) */
@@ -93,15 +95,8 @@ void copy_indivisible(void *dst, const void *src, unsigned size)
 }
 
 void flush_entry(StoreBuffer &b, int i);
-
-/* Which held store becomes visible next: the newest with probability 3/4,
- * else any of them (the newest first is the order most hostile to message
- * passing; the others vary the order as a GPU's memory system may). */
-int pick(StoreBuffer &b)
-{
-    unsigned long long r = next_random(b);
-    return (r & 3) ? b.n - 1 : (int)((r >> 2) % (unsigned)b.n);
-}
+long long now_ns();
+long long now_ns();
 
 long long now_ns()
 {
@@ -110,26 +105,21 @@ long long now_ns()
     return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-/* One held store becomes visible.  If older ones are left behind it (the
- * reordering that breaks message passing without a fence), they stay held
- * for WEAK_HOLD_US of wall-clock time, unless the buffer fills up, a fence
- * or the kernel's end comes first: a block on another worker that reaches
- * its poll a little late must still see the newer store without the older
- * one, whatever the two workers' relative speed. */
-void flush_one(StoreBuffer &b)
-{
-    int i = pick(b);
-    flush_entry(b, i);
-    b.hold_until = i > 0 ? now_ns() + WEAK_HOLD_US * 1000ll : 0;
-}
-
-/* A seeded random moment: flush one held store, unless a hold lasts. */
+/* A seeded random moment: the newest held store becomes visible, unless a
+ * hold lasts.  Newest first is the order most hostile to message passing:
+ * every pair of stores without a fence between them is seen reversed.  The
+ * older ones left behind stay held for WEAK_HOLD_US of wall-clock time
+ * (unless the buffer fills up, a fence or the kernel's end comes first): a
+ * block on another worker that reaches its poll a little late must still
+ * see the newer store without the older one, whatever the two workers'
+ * relative speed. */
 void moment(StoreBuffer &b)
 {
     b.countdown = next_gap(b);
     if (b.hold_until && now_ns() < b.hold_until)
         return;
-    flush_one(b);
+    flush_entry(b, b.n - 1);
+    b.hold_until = b.n ? now_ns() + WEAK_HOLD_US * 1000ll : 0;
 }
 
 /* Make buffered store i visible and drop it. */
@@ -153,20 +143,25 @@ void settle(StoreBuffer &b)
 {
     b.pending = false;
     if (b.n == WEAK_BUFFER)
-        flush_one(b);
+        flush_entry(b, 0); /* the oldest: no store is held for ever */
     Entry &e = b.e[b.n++];
     e.addr = b.pending_addr;
     e.size = b.pending_size;
+    e.block = b.block;
     copy_indivisible(e.bytes, (const void *)e.addr, e.size);
     copy_indivisible((void *)e.addr, b.old, e.size);
 }
 
-/* This worker touches [a, a + size): its own buffered stores there become
- * visible first (a block reads its own writes), then maybe one more. */
-void touch(StoreBuffer &b, uintptr_t a, unsigned size)
+/* This worker touches [a, a + size).  A held store there of the running
+ * block becomes visible first (a block reads its own writes); one of an
+ * earlier block of the worker only if this is a write (whose value must
+ * win): a read by another block sees memory, the old value, as it would
+ * on another worker.  Then maybe a random moment. */
+void touch(StoreBuffer &b, uintptr_t a, unsigned size, bool write)
 {
     for (int i = b.n - 1; i >= 0; i--)
-        if (b.e[i].addr < a + size && a < b.e[i].addr + b.e[i].size)
+        if (b.e[i].addr < a + size && a < b.e[i].addr + b.e[i].size &&
+            (write || b.e[i].block == b.block))
             flush_entry(b, i);
     if (b.n && --b.countdown <= 0)
         moment(b);
@@ -174,7 +169,7 @@ void touch(StoreBuffer &b, uintptr_t a, unsigned size)
 
 /* The hot path of every access hook: nothing to do in the default mode, on
  * the host thread, or with an empty buffer. */
-inline StoreBuffer *hook(uintptr_t a, unsigned size)
+inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write)
 {
     if (!g_weak_memory)
         return nullptr;
@@ -184,13 +179,13 @@ inline StoreBuffer *hook(uintptr_t a, unsigned size)
     if (b.pending)
         settle(b);
     if (b.n)
-        touch(b, a, size);
+        touch(b, a, size, write);
     return &b;
 }
 
 inline void volatile_store_hook(uintptr_t a, unsigned size)
 {
-    StoreBuffer *b = hook(a, size);
+    StoreBuffer *b = hook(a, size, true);
     if (!b)
         return;
     b->pending = true;
@@ -205,7 +200,7 @@ inline void volatile_store_hook(uintptr_t a, unsigned size)
  * still held: they are held WEAK_HOLD_US (see flush_one). */
 inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes)
 {
-    StoreBuffer *b = hook((uintptr_t)a, size);
+    StoreBuffer *b = hook((uintptr_t)a, size, true);
     if (!b)
         return;
     if ((mo & 0xffff) >= __ATOMIC_RELEASE) {
@@ -226,6 +221,7 @@ void mem_block_begin(unsigned long long block)
         return;
     StoreBuffer &b = tl_sb;
     b.active = true;
+    b.block++;
     b.rng = settings().memory_seed ^ (block * 0x100000001b3ull);
     b.countdown = next_gap(b); /* a hold, like the buffer, outlives the block */
 }
@@ -308,13 +304,13 @@ void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void **, void *) {}
 void __tsan_vptr_read(void **) {}
-void __tsan_read_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size); }
-void __tsan_write_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size); }
+void __tsan_read_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size, false); }
+void __tsan_write_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size, true); }
 
 #define CUEMU_ACCESS(N)                                                                    \
-    void __tsan_read##N(void *a) { hook((uintptr_t)a, N); }                                \
-    void __tsan_write##N(void *a) { hook((uintptr_t)a, N); }                               \
-    void __tsan_volatile_read##N(void *a) { hook((uintptr_t)a, N); }                       \
+    void __tsan_read##N(void *a) { hook((uintptr_t)a, N, false); }                         \
+    void __tsan_write##N(void *a) { hook((uintptr_t)a, N, true); }                         \
+    void __tsan_volatile_read##N(void *a) { hook((uintptr_t)a, N, false); }                \
     void __tsan_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N); }
 CUEMU_ACCESS(1)
 CUEMU_ACCESS(2)
@@ -322,9 +318,9 @@ CUEMU_ACCESS(4)
 CUEMU_ACCESS(8)
 CUEMU_ACCESS(16)
 #define CUEMU_UNALIGNED(N)                                                                 \
-    void __tsan_unaligned_read##N(void *a) { hook((uintptr_t)a, N); }                      \
-    void __tsan_unaligned_write##N(void *a) { hook((uintptr_t)a, N); }                     \
-    void __tsan_unaligned_volatile_read##N(void *a) { hook((uintptr_t)a, N); }             \
+    void __tsan_unaligned_read##N(void *a) { hook((uintptr_t)a, N, false); }               \
+    void __tsan_unaligned_write##N(void *a) { hook((uintptr_t)a, N, true); }               \
+    void __tsan_unaligned_volatile_read##N(void *a) { hook((uintptr_t)a, N, false); }      \
     void __tsan_unaligned_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N); }
 CUEMU_UNALIGNED(2)
 CUEMU_UNALIGNED(4)
