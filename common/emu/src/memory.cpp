@@ -17,16 +17,17 @@
  * Buffered stores are written to memory
  *   - all of them, at __threadfence() / __threadfence_system(), at an atomic
  *     with release (or stronger) order, and at the end of the kernel;
- *   - one of them every WEAK_DRAIN_US, the newest first, once the worker
- *     has no more blocks of the grid to run while other workers still run
- *     blocks (else a missing fence in a grid of two blocks goes unseen);
- *   - one of them, the newest first (the order most hostile to message
- *     passing), at seeded pseudo-random moments (every WEAK_MEAN_GAP hooks
- *     on average, WEAK_HOLD times longer while older stores wait behind a
- *     newer one already visible); the oldest when the buffer is full;
- *   - one of them, when the same worker accesses bytes it covers (a block
- *     always sees its own stores; so does every block that later runs on
- *     the worker).
+ *   - the newest of them, at seeded pseudo-random moments (every
+ *     WEAK_MEAN_GAP hooks on average; a worker with no more blocks of the
+ *     grid has one every WEAK_DRAIN_US while other workers still run), so
+ *     that every pair of stores without a fence between them is seen
+ *     reversed; those left behind a visible newer store (or a relaxed
+ *     atomic) are then held WEAK_HOLD_US of wall-clock time;
+ *   - the oldest of them, when the buffer is full;
+ *   - one of them, when its own block reads bytes it covers (a block sees
+ *     its own stores), or any block of the worker writes them (the later
+ *     value must win).  A later block on the same worker reads memory, the
+ *     old value, as a block on another worker would.
  * Each buffered store is written as one indivisible access when it is of 1,
  * 2, 4 or 8 naturally aligned bytes: a packed 64-bit status-and-value word
  * is never seen half-written.  Plain (non-volatile) stores and atomics are
@@ -64,7 +65,7 @@ struct StoreBuffer {
     unsigned long long block; /* the worker's blocks, counted (Entry::block) */
     unsigned long long rng;
     long countdown;          /* hooks until the next flush of one store */
-    long long hold_until;    /* monotonic ns: no flush_one before (0: none) */
+    long long hold_until;    /* monotonic ns: no random moment before (0: none) */
 };
 
 __thread StoreBuffer tl_sb;
@@ -80,29 +81,53 @@ unsigned long long next_random(StoreBuffer &b)
 
 long next_gap(StoreBuffer &b) { return 1 + (long)(next_random(b) % (2 * WEAK_MEAN_GAP)); }
 
-/* Copy size bytes as one access where the hardware makes it one. */
+/* One load and one store of a T: a single access on x86-64. */
+template <class T> inline void copy_one(void *dst, const void *src)
+{
+    __atomic_store_n((T *)dst, __atomic_load_n((const T *)src, __ATOMIC_RELAXED),
+                     __ATOMIC_RELAXED);
+}
+
+/* Copy size bytes as one access where the hardware makes it one (1, 2, 4, 8
+ * naturally aligned bytes), so that no reader sees a word half-written. */
 void copy_indivisible(void *dst, const void *src, unsigned size)
 {
     uintptr_t a = (uintptr_t)dst | (uintptr_t)src;
-    switch (size) {
-    case 1: __atomic_store_n((uint8_t *)dst, __atomic_load_n((const uint8_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
-    case 2: if (a % 2) break; __atomic_store_n((uint16_t *)dst, __atomic_load_n((const uint16_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
-    case 4: if (a % 4) break; __atomic_store_n((uint32_t *)dst, __atomic_load_n((const uint32_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
-    case 8: if (a % 8) break; __atomic_store_n((uint64_t *)dst, __atomic_load_n((const uint64_t *)src, __ATOMIC_RELAXED), __ATOMIC_RELAXED); return;
-    default: break;
-    }
-    memcpy(dst, src, size);
+    if (size == 1)
+        copy_one<uint8_t>(dst, src);
+    else if (size == 2 && a % 2 == 0)
+        copy_one<uint16_t>(dst, src);
+    else if (size == 4 && a % 4 == 0)
+        copy_one<uint32_t>(dst, src);
+    else if (size == 8 && a % 8 == 0)
+        copy_one<uint64_t>(dst, src);
+    else
+        memcpy(dst, src, size);
 }
-
-void flush_entry(StoreBuffer &b, int i);
-long long now_ns();
-long long now_ns();
 
 long long now_ns()
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* Make buffered store i visible and drop it. */
+void flush_entry(StoreBuffer &b, int i)
+{
+    Entry &e = b.e[i];
+    copy_indivisible((void *)e.addr, e.bytes, e.size);
+    memmove(&b.e[i], &b.e[i + 1], (size_t)(b.n - i - 1) * sizeof(Entry));
+    b.n--;
+}
+
+/* A fence or the kernel's end: every held store, oldest first. */
+void flush_all(StoreBuffer &b)
+{
+    for (int i = 0; i < b.n; i++)
+        copy_indivisible((void *)b.e[i].addr, b.e[i].bytes, b.e[i].size);
+    b.n = 0;
+    b.hold_until = 0;
 }
 
 /* A seeded random moment: the newest held store becomes visible, unless a
@@ -120,22 +145,6 @@ void moment(StoreBuffer &b)
         return;
     flush_entry(b, b.n - 1);
     b.hold_until = b.n ? now_ns() + WEAK_HOLD_US * 1000ll : 0;
-}
-
-/* Make buffered store i visible and drop it. */
-void flush_entry(StoreBuffer &b, int i)
-{
-    Entry &e = b.e[i];
-    copy_indivisible((void *)e.addr, e.bytes, e.size);
-    memmove(&b.e[i], &b.e[i + 1], (size_t)(b.n - i - 1) * sizeof(Entry));
-    b.n--;
-}
-
-void flush_all(StoreBuffer &b)
-{
-    for (int i = 0; i < b.n; i++)
-        copy_indivisible((void *)b.e[i].addr, b.e[i].bytes, b.e[i].size);
-    b.n = 0;
 }
 
 /* The pending volatile store has happened: take it back into the buffer. */
@@ -197,18 +206,16 @@ inline void volatile_store_hook(uintptr_t a, unsigned size)
 /* An atomic on [a, a + size) with memory order mo (GCC's __ATOMIC_*),
  * which writes memory unless it is a load.  Release or stronger: held
  * stores first.  A relaxed write is visible at once, ahead of the stores
- * still held: they are held WEAK_HOLD_US (see flush_one). */
+ * still held: they are held WEAK_HOLD_US (see moment). */
 inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes)
 {
     StoreBuffer *b = hook((uintptr_t)a, size, true);
     if (!b)
         return;
-    if ((mo & 0xffff) >= __ATOMIC_RELEASE) {
+    if ((mo & 0xffff) >= __ATOMIC_RELEASE)
         flush_all(*b);
-        b->hold_until = 0;
-    } else if (writes && b->n) {
+    else if (writes && b->n)
         b->hold_until = now_ns() + WEAK_HOLD_US * 1000ll;
-    }
 }
 
 } // namespace
@@ -269,7 +276,6 @@ void mem_grid_end()
     if (b.pending)
         settle(b);
     flush_all(b);
-    b.hold_until = 0;
 }
 
 void thread_fence(int scope)
@@ -279,14 +285,10 @@ void thread_fence(int scope)
         return;
     }
     StoreBuffer &b = tl_sb;
-    if (!b.active)
-        return;
-    if (b.pending)
+    if (b.active && b.pending)
         settle(b);
-    if (scope != FENCE_BLOCK) { /* the block sees its own stores anyway */
+    if (b.active && scope != FENCE_BLOCK) /* the block sees its own stores anyway */
         flush_all(b);
-        b.hold_until = 0;
-    }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
