@@ -59,6 +59,10 @@ bool describe_device_address(uintptr_t addr, char *buf, size_t len);
 /* Scheduler hooks used by the fault handler (sched.cpp). */
 bool describe_stack_address(uintptr_t addr, char *buf, size_t len);
 bool describe_shared_address(uintptr_t addr, char *buf, size_t len);
+/* Is addr on the running CUDA thread's own stack?  (memory.cpp never holds
+ * back a store there: the frame may be gone, and the stack reused by
+ * pushes and spills it cannot see, before the store would be written.) */
+bool on_fiber_stack(uintptr_t addr);
 void install_altstack();
 size_t max_dynamic_shared();
 void set_max_dynamic_shared(size_t bytes);

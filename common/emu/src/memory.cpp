@@ -192,10 +192,14 @@ inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write)
     return &b;
 }
 
+/* A volatile store to [a, a + size) is about to happen: keep what it
+ * overwrites, to take the store back at the next hook (settle).  Not for a
+ * volatile local of the thread: its frame may be reused unseen (a push, a
+ * spill) before the store would be written back. */
 inline void volatile_store_hook(uintptr_t a, unsigned size)
 {
     StoreBuffer *b = hook(a, size, true);
-    if (!b)
+    if (!b || on_fiber_stack(a))
         return;
     b->pending = true;
     b->pending_addr = a;

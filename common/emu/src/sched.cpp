@@ -769,6 +769,15 @@ bool describe_stack_address(uintptr_t addr, char *buf, size_t len)
     return false;
 }
 
+bool on_fiber_stack(uintptr_t addr)
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!w || !f || f->linear >= w->stacks.size())
+        return false;
+    return addr - (uintptr_t)w->stacks[f->linear] < page_size() + g_settings.stack_bytes;
+}
+
 bool describe_shared_address(uintptr_t addr, char *buf, size_t len)
 {
     Worker *w = tl_worker;
