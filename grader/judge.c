@@ -360,9 +360,10 @@ void case_command(const run_plan *plan, const suite_case *c, const char *prefix,
 
 void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved)
 {
-    static const char *const vars[] = {"CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT"};
+    static const char *const vars[EMU_ENV_VARS] = {"CUEMU_SCHEDULE", "CUEMU_THREADS",
+                                                   "CUEMU_TIMEOUT", "CUEMU_MEMORY"};
     char threads[16], stall[32];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < EMU_ENV_VARS; k++) {
         saved->name[k] = vars[k];
         saved->value[k] = getenv(vars[k]) ? strdup(getenv(vars[k])) : NULL;
     }
@@ -378,11 +379,14 @@ void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved)
         if (c->emu_threads)
             setenv("CUEMU_THREADS", threads, 1);
     }
+    /* the lab's memory model (suite emu_memory=); a GPU binary ignores it */
+    if (c->emu_memory[0])
+        setenv("CUEMU_MEMORY", c->emu_memory, 1);
 }
 
 void emu_env_restore(emu_env *saved)
 {
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < EMU_ENV_VARS; k++) {
         if (saved->value[k])
             setenv(saved->name[k], saved->value[k], 1);
         else

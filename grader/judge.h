@@ -58,12 +58,14 @@ typedef struct {
 } case_cmd;
 void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd);
 
-/* The emulator's variables for case c (its schedule and threads, and the
- * deadlock limit, tunables.h) set in the grader's own environment, which
- * the next child inherits; emu_env_restore puts the caller's back. */
+/* The emulator's variables for case c (its schedule and threads, its
+ * memory model, and the deadlock limit, tunables.h) set in the grader's own
+ * environment, which the next child inherits; emu_env_restore puts the
+ * caller's back. */
+enum { EMU_ENV_VARS = 4 };
 typedef struct {
-    const char *name[3];
-    char *value[3];
+    const char *name[EMU_ENV_VARS];
+    char *value[EMU_ENV_VARS];
 } emu_env;
 void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved);
 void emu_env_restore(emu_env *saved);

@@ -24,7 +24,8 @@
 /* Variables a build or a run legitimately needs; everything else is dropped. */
 static const char *const keep[] = {
     "PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH",
-    "CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT", "CUEMU_CXX", "CUEMU_CC", "NVCC",
+    "CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT", "CUEMU_MEMORY", "CUEMU_CXX", "CUEMU_CC",
+    "NVCC",
 };
 
 void sandbox_defaults(sandbox *sb, const char *home)

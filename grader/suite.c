@@ -299,6 +299,7 @@ static int one_case(suite *s, const cases_common *c, const cases_lists *l, const
     snprintf(k->variant, sizeof k->variant, "%s", c->variant);
     snprintf(k->tol, sizeof k->tol, "%s", c->tol);
     k->visibility = c->vis;
+    snprintf(k->emu_memory, sizeof k->emu_memory, "%s", s->emu_memory); /* the lab line's */
     if (dtype_parse(l->v[L_DTYPE][ix[L_DTYPE]], &k->dtype)) FAIL("bad dtype '%s'", l->v[L_DTYPE][ix[L_DTYPE]]);
     if (op_parse(l->v[L_OP][ix[L_OP]], &k->op)) FAIL("bad op '%s'", l->v[L_OP][ix[L_OP]]);
     if (dist_parse(l->v[L_DIST][ix[L_DIST]], &k->dist)) FAIL("bad dist '%s'", l->v[L_DIST][ix[L_DIST]]);
@@ -386,6 +387,26 @@ static int parse_sanitize(parse_ctx *p, const field *f, int nf, char *err, size_
     return 0;
 }
 
+/* emu_memory=strong|weak[:SEED] on the lab line (CUEMU_MEMORY, common/emu
+ * README): the memory model of every emulator run of the lab.  Labs whose
+ * blocks communicate through memory use weak, so that a missing
+ * __threadfence() fails there.  Parsed here, handed to every case by
+ * suite_parse. */
+static int parse_emu_memory(suite *s, const field *f, int nf, char *err, size_t errlen)
+{
+    const char *m = get(f, nf, "emu_memory");
+    unsigned long seed;
+    char tail;
+    if (!m)
+        return 0;
+    if (strcmp(m, "strong") && strcmp(m, "weak") && sscanf(m, "weak:%lu%c", &seed, &tail) != 1)
+        FAIL("emu_memory is strong, weak or weak:SEED");
+    if (strlen(m) >= sizeof s->emu_memory)
+        FAIL("emu_memory too long");
+    snprintf(s->emu_memory, sizeof s->emu_memory, "%s", m);
+    return 0;
+}
+
 /* lab NAME dir=FOLDER files=A.cu,... variants=V,... [forbid=...] */
 static int parse_lab(parse_ctx *p, const char *name, const field *f, int nf, char *err,
                      size_t errlen)
@@ -432,7 +453,8 @@ static int dispatch(parse_ctx *p, char words[2][32], int nw, const field *f, int
         return snprintf(msg, len, "the hidden suite holds only group and cases lines, "
                                   "not '%s'", words[0]), -1;
     if (strcmp(words[0], "lab") == 0)
-        return parse_lab(p, nw > 1 ? words[1] : NULL, f, nf, msg, len);
+        return parse_lab(p, nw > 1 ? words[1] : NULL, f, nf, msg, len) ||
+               parse_emu_memory(p->s, f, nf, msg, len);
     if (!p->s->lab[0])
         return snprintf(msg, len, "the first line is the lab line"), -1;
     if (strcmp(words[0], "group") == 0)

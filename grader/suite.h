@@ -46,6 +46,8 @@ typedef struct {
     char schedule[24];      /* run on the CPU emulator with this CUEMU_SCHEDULE, even
                                where there is a GPU ("" = the machine's backend) */
     int emu_threads;        /* CUEMU_THREADS for such a run (0 = emulator default) */
+    char emu_memory[24];    /* CUEMU_MEMORY of every emulator run ("" = its default),
+                               from the lab line's emu_memory= */
     visibility_t visibility;
 } suite_case;
 
@@ -80,6 +82,7 @@ typedef struct {
     char dir[64];           /* "lab1-reduce-naive" */
     char files[8][64];      /* the files a submission provides */
     char forbid[256];       /* extra forbidden words, comma-separated (forbid.h) */
+    char emu_memory[24];    /* lab line's emu_memory=: strong | weak[:SEED] */
     int nfiles;
     char variants[SUITE_MAX_VARIANTS][32]; /* the lab's variants (lab.h) a case may name */
     int nvariants;

@@ -13,7 +13,7 @@ typedef struct {
 } directive_keys;
 
 static const directive_keys table[] = {
-    {"lab", {"dir", "files", "variants", "forbid"}},
+    {"lab", {"dir", "files", "variants", "forbid", "emu_memory"}},
     {"group", {"id", "points", "title", "hint", "visibility"}},
     {"cases", {"group", "variant", "kind", "section", "dtype", "op", "dist", "n", "seeds",
                "mode", "tol", "emu_max", "visibility", "schedule", "threads"}},

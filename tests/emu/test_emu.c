@@ -222,6 +222,58 @@ Test(concurrency, chained_blocks_deadlock_in_reverse)
     EXPECT_CONTAINS(r.err, "thread (0,0,0)");
 }
 
+/* ---- memory ordering: CUEMU_MEMORY=weak ------------------------------------------ */
+
+static const char *WEAK[] = {
+    "CUEMU_MEMORY=weak:1 CUEMU_THREADS=2",
+    "CUEMU_MEMORY=weak:2 CUEMU_THREADS=2 CUEMU_SCHEDULE=reverse",
+    "CUEMU_MEMORY=weak:3 CUEMU_THREADS=3 CUEMU_SCHEDULE=random:4",
+};
+
+/* Fenced, atomic-published and packed hand-offs stay right in both modes. */
+Test(memory, ordered_message_passing_is_right_in_weak_mode)
+{
+    static struct result r;
+    const char *modes[] = {"fence", "atomic", "packed"};
+    for (int m = 0; m < 3; m++)
+        for (size_t i = 0; i < sizeof WEAK / sizeof *WEAK; i++) {
+            run(&r, WEAK[i], "./message_passing %s", modes[m]);
+            cr_expect_eq(r.status, 0, "%s under %s:\n%s%s", modes[m], WEAK[i], r.out, r.err);
+            EXPECT_CONTAINS(r.out, "stale=0 of");
+        }
+}
+
+/* The bug of issue 17: value and flag without a fence between them.  The
+ * default mode hides it (as a GPU usually does); the weak mode must show
+ * it with every seed. */
+Test(memory, missing_fence_is_caught_in_weak_mode_only)
+{
+    static struct result r;
+    const char *modes[] = {"nofence", "relaxed"};
+    for (int m = 0; m < 2; m++) {
+        run(&r, "CUEMU_THREADS=2", "./message_passing %s", modes[m]);
+        cr_expect_eq(r.status, 0, "%s in the default mode:\n%s%s", modes[m], r.out, r.err);
+        for (size_t i = 0; i < sizeof WEAK / sizeof *WEAK; i++) {
+            run(&r, WEAK[i], "./message_passing %s", modes[m]);
+            cr_expect_eq(r.status, 1, "%s under %s went unseen:\n%s%s", modes[m], WEAK[i],
+                         r.out, r.err);
+            cr_expect(strstr(r.out, "stale=0 of") == NULL, "%s", r.out);
+        }
+    }
+}
+
+/* The weak mode and its seed appear in every diagnostic's settings line;
+ * a setting it does not understand is said, not ignored silently. */
+Test(memory, setting_named_in_diagnostics_and_checked)
+{
+    static struct result r;
+    run(&r, "CUEMU_MEMORY=weak:7", "./diag_barrier exit");
+    cr_expect_eq(r.status, DIAG_EXIT, "%s", r.err);
+    EXPECT_CONTAINS(r.err, "CUEMU_MEMORY=weak:7");
+    run(&r, "CUEMU_MEMORY=weakest", "./message_passing fence");
+    EXPECT_CONTAINS(r.err, "CUEMU_MEMORY='weakest' not understood");
+}
+
 /* ---- diagnostics ------------------------------------------------------------------- */
 
 static void diagnoses(const char *env, const char *cmd, const char *kernel, const char *block,
@@ -288,6 +340,21 @@ Test(diagnostic, divergent_warp_operation)
 {
     diagnoses("", "./diag_barrier warp", "kernel 'warp_exit'", "block (0,0,0)",
               "thread (5,0,0)", "divergent warp operation");
+}
+/* Issue 16: a shuffle mask that leaves out lanes running the shuffle
+ * (synccheck misses it on a GPU), and one that names lanes that left. */
+Test(diagnostic, shuffle_mask_leaves_out_executing_lane)
+{
+    diagnoses("", "./diag_barrier half-mask", "kernel 'half_mask'", "block (0,0,0)",
+              "thread (16,0,0)", "mask that leaves out a lane executing it: lane 16 of warp 0 "
+              "executes __shfl_down_sync() at ");
+    diagnoses("", "./diag_barrier half-mask", NULL, NULL, NULL, "diag_barrier.cu:38 with mask 0x0000ffff");
+}
+Test(diagnostic, shuffle_mask_names_lanes_that_left)
+{
+    diagnoses("", "./diag_barrier absent-lanes", "kernel 'mask_names_absent_lanes'",
+              "block (0,0,0)", "lane 16, thread (16,0,0), named in the mask, has exited",
+              "divergent warp operation: in warp 0");
 }
 Test(diagnostic, exit_after_last_barrier_is_fine)
 {

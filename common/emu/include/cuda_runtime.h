@@ -327,12 +327,30 @@ extern __thread char *dyn_smem_base;
 static inline void *dyn_shared() { return dyn_smem_base; }
 static inline char *&dyn_shared_ref() { return dyn_smem_base; }
 
-/* Block barrier.  kind: 0 plain, 1 count, 2 and, 3 or.  Returns the
- * number of threads whose predicate was non-zero. */
-int block_sync(int kind, int pred, const char *file, int line);
-/* Warp exchange.  kind: 0 idx, 1 up, 2 down, 3 xor, 4 ballot, 5 sync. */
-unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, int arg,
+/* Which barrier a thread waits at. */
+enum BarrierKind { BAR_PLAIN, BAR_COUNT, BAR_AND, BAR_OR };
+/* Which warp operation a lane waits in.  The four shuffles come first:
+ * lanes in different shuffles of one warp still exchange (warp_op). */
+enum WarpOp {
+    WARP_SHFL_IDX, WARP_SHFL_UP, WARP_SHFL_DOWN, WARP_SHFL_XOR, /* shuffles */
+    WARP_VOTE,       /* __ballot_sync, __any_sync, __all_sync */
+    WARP_SYNC,       /* __syncwarp */
+    WARP_ACTIVEMASK, /* __activemask (active_mask, not warp_op) */
+    WARP_OP_KINDS
+};
+static inline bool is_shuffle(int kind) { return kind <= WARP_SHFL_XOR; }
+/* Scope of a memory fence (src/memory.cpp). */
+enum FenceScope { FENCE_BLOCK, FENCE_DEVICE };
+
+/* Block barrier.  Returns the number of threads whose predicate was
+ * non-zero. */
+int block_sync(BarrierKind kind, int pred, const char *file, int line);
+/* Warp exchange: every lane of mask contributes value and receives the
+ * value of the lane its (kind, arg, width) names, or the ballot. */
+unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value, int arg,
                            int width, const char *file, int line);
+/* __threadfence*(): under CUEMU_MEMORY=weak it publishes held-back stores. */
+void thread_fence(int scope);
 unsigned active_mask(const char *file, int line);
 void soft_yield();
 [[noreturn]] void trap(const char *what, const char *file, int line);
@@ -382,80 +400,82 @@ template <class T> static inline T from_bits(unsigned long long b)
  * arguments so that diagnostics can say which barrier a thread waits at. */
 static inline void __syncthreads(const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
-    cuemu::block_sync(0, 0, file, line);
+    cuemu::block_sync(cuemu::BAR_PLAIN, 0, file, line);
 }
 static inline int __syncthreads_count(int pred, const char *file = __builtin_FILE(),
                                       int line = __builtin_LINE())
 {
-    return cuemu::block_sync(1, pred, file, line);
+    return cuemu::block_sync(cuemu::BAR_COUNT, pred, file, line);
 }
 static inline int __syncthreads_and(int pred, const char *file = __builtin_FILE(),
                                     int line = __builtin_LINE())
 {
-    return cuemu::block_sync(2, pred, file, line);
+    return cuemu::block_sync(cuemu::BAR_AND, pred, file, line);
 }
 static inline int __syncthreads_or(int pred, const char *file = __builtin_FILE(),
                                    int line = __builtin_LINE())
 {
-    return cuemu::block_sync(3, pred, file, line);
+    return cuemu::block_sync(cuemu::BAR_OR, pred, file, line);
 }
 static inline void __syncwarp(unsigned mask = 0xffffffffu, const char *file = __builtin_FILE(),
                               int line = __builtin_LINE())
 {
-    cuemu::warp_op(5, mask, 0, 0, 32, file, line);
+    cuemu::warp_op(cuemu::WARP_SYNC, mask, 0, 0, 32, file, line);
 }
 template <class T>
 static inline T __shfl_sync(unsigned mask, T var, int src, int width = 32,
                             const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
-    return cuemu::from_bits<T>(cuemu::warp_op(0, mask, cuemu::to_bits(var), src, width, file, line));
+    return cuemu::from_bits<T>(cuemu::warp_op(cuemu::WARP_SHFL_IDX, mask, cuemu::to_bits(var), src, width, file, line));
 }
 template <class T>
 static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
                                const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return cuemu::from_bits<T>(
-        cuemu::warp_op(1, mask, cuemu::to_bits(var), (int)delta, width, file, line));
+        cuemu::warp_op(cuemu::WARP_SHFL_UP, mask, cuemu::to_bits(var), (int)delta, width, file, line));
 }
 template <class T>
 static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
                                  const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return cuemu::from_bits<T>(
-        cuemu::warp_op(2, mask, cuemu::to_bits(var), (int)delta, width, file, line));
+        cuemu::warp_op(cuemu::WARP_SHFL_DOWN, mask, cuemu::to_bits(var), (int)delta, width, file, line));
 }
 template <class T>
 static inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
                                 const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return cuemu::from_bits<T>(
-        cuemu::warp_op(3, mask, cuemu::to_bits(var), lane_mask, width, file, line));
+        cuemu::warp_op(cuemu::WARP_SHFL_XOR, mask, cuemu::to_bits(var), lane_mask, width, file, line));
 }
 static inline unsigned __ballot_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
                                      int line = __builtin_LINE())
 {
-    return (unsigned)cuemu::warp_op(4, mask, pred != 0, 0, 32, file, line);
+    return (unsigned)cuemu::warp_op(cuemu::WARP_VOTE, mask, pred != 0, 0, 32, file, line);
 }
 static inline int __any_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
                              int line = __builtin_LINE())
 {
-    return cuemu::warp_op(4, mask, pred != 0, 0, 32, file, line) != 0;
+    return cuemu::warp_op(cuemu::WARP_VOTE, mask, pred != 0, 0, 32, file, line) != 0;
 }
 static inline int __all_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
                              int line = __builtin_LINE())
 {
     /* all(pred) == !any(!pred) over the participating lanes */
-    return cuemu::warp_op(4, mask, pred == 0, 0, 32, file, line) == 0;
+    return cuemu::warp_op(cuemu::WARP_VOTE, mask, pred == 0, 0, 32, file, line) == 0;
 }
 static inline unsigned __activemask(const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return cuemu::active_mask(file, line);
 }
 
-/* Memory fences: blocks on different OS threads really run concurrently. */
-static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+/* Memory fences: blocks on different OS threads really run concurrently;
+ * under CUEMU_MEMORY=weak a device or system fence also publishes the
+ * stores the block's worker holds back, a block fence does not. */
+static inline void __threadfence() { cuemu::thread_fence(cuemu::FENCE_DEVICE); }
+static inline void __threadfence_block() { cuemu::thread_fence(cuemu::FENCE_BLOCK); }
+static inline void __threadfence_system() { cuemu::thread_fence(cuemu::FENCE_DEVICE); }
 /* A sleeping thread lets the other threads of its block run (see README). */
 static inline void __nanosleep(unsigned ns) { (void)ns; cuemu::soft_yield(); }
 static inline long long clock64()
@@ -589,32 +609,34 @@ static inline std::common_type_t<A, B> max(A a, B b)
 }
 
 /* ---- atomics -----------------------------------------------------------
- * Blocks run concurrently on OS threads, so these are real CPU atomics
- * (sequentially consistent, stronger than CUDA's relaxed atomics). */
+ * Blocks run concurrently on OS threads, so these are real CPU atomics.
+ * They are relaxed, as CUDA's are: on x86-64 the instruction is the same,
+ * but under CUEMU_MEMORY=weak a relaxed atomic does not publish the
+ * block's earlier stores (only a fence does; src/memory.cpp). */
 #define CUEMU_ATOMIC_INT(T)                                                                \
-    static inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
-    static inline T atomicSub(T *a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
-    static inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
-    static inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
-    static inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }  \
-    static inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+    static inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicSub(T *a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_RELAXED); }  \
+    static inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED); } \
     static inline T atomicCAS(T *a, T cmp, T v)                                            \
     {                                                                                      \
-        __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+        __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);  \
         return cmp;                                                                        \
     }                                                                                      \
     static inline T atomicMin(T *a, T v)                                                   \
     {                                                                                      \
-        T old = __atomic_load_n(a, __ATOMIC_SEQ_CST);                                      \
-        while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST,   \
-                                                       __ATOMIC_SEQ_CST)) {}               \
+        T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                      \
+        while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED,   \
+                                                       __ATOMIC_RELAXED)) {}               \
         return old;                                                                        \
     }                                                                                      \
     static inline T atomicMax(T *a, T v)                                                   \
     {                                                                                      \
-        T old = __atomic_load_n(a, __ATOMIC_SEQ_CST);                                      \
-        while (v > old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_SEQ_CST,   \
-                                                       __ATOMIC_SEQ_CST)) {}               \
+        T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                      \
+        while (v > old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED,   \
+                                                       __ATOMIC_RELAXED)) {}               \
         return old;                                                                        \
     }
 CUEMU_ATOMIC_INT(int)
@@ -627,14 +649,14 @@ CUEMU_ATOMIC_INT(long long)
     template <class F> static inline T cuemu_atomic_fp_##T(T *a, F f)                      \
     {                                                                                      \
         I *w = (I *)a;                                                                     \
-        I old = __atomic_load_n(w, __ATOMIC_SEQ_CST), next;                                \
+        I old = __atomic_load_n(w, __ATOMIC_RELAXED), next;                                \
         do {                                                                               \
             T o, n;                                                                        \
             memcpy(&o, &old, sizeof o);                                                    \
             n = f(o);                                                                      \
             memcpy(&next, &n, sizeof n);                                                   \
-        } while (!__atomic_compare_exchange_n(w, &old, next, true, __ATOMIC_SEQ_CST,         \
-                                              __ATOMIC_SEQ_CST));                          \
+        } while (!__atomic_compare_exchange_n(w, &old, next, true, __ATOMIC_RELAXED,         \
+                                              __ATOMIC_RELAXED));                          \
         T r;                                                                               \
         memcpy(&r, &old, sizeof r);                                                        \
         return r;                                                                          \
@@ -647,7 +669,7 @@ CUEMU_ATOMIC_INT(long long)
     {                                                                                      \
         I b, r;                                                                            \
         memcpy(&b, &v, sizeof b);                                                          \
-        r = __atomic_exchange_n((I *)a, b, __ATOMIC_SEQ_CST);                              \
+        r = __atomic_exchange_n((I *)a, b, __ATOMIC_RELAXED);                              \
         T o;                                                                               \
         memcpy(&o, &r, sizeof o);                                                          \
         return o;                                                                          \
@@ -657,21 +679,21 @@ CUEMU_ATOMIC_FP(double, unsigned long long)
 
 static inline unsigned atomicInc(unsigned *a, unsigned limit)
 {
-    unsigned old = __atomic_load_n(a, __ATOMIC_SEQ_CST);
+    unsigned old = __atomic_load_n(a, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(a, &old, old >= limit ? 0u : old + 1u, true,
-                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
     return old;
 }
 static inline unsigned atomicDec(unsigned *a, unsigned limit)
 {
-    unsigned old = __atomic_load_n(a, __ATOMIC_SEQ_CST);
+    unsigned old = __atomic_load_n(a, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(a, &old, (old == 0 || old > limit) ? limit : old - 1u,
-                                        true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+                                        true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
     return old;
 }
 static inline unsigned short atomicCAS(unsigned short *a, unsigned short cmp, unsigned short v)
 {
-    __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     return cmp;
 }
 /* Scoped variants: every scope is the whole machine here. */

@@ -24,6 +24,8 @@ struct Settings {
     int threads;    /* worker OS threads */
     double timeout; /* seconds without progress before a deadlock report */
     size_t stack_bytes;
+    bool weak_memory;              /* CUEMU_MEMORY=weak (memory.cpp) */
+    unsigned long long memory_seed;
 };
 const Settings &settings();
 /* "CUEMU_SCHEDULE=random:42 CUEMU_THREADS=2" - printed with diagnostics so
@@ -57,10 +59,57 @@ bool describe_device_address(uintptr_t addr, char *buf, size_t len);
 /* Scheduler hooks used by the fault handler (sched.cpp). */
 bool describe_stack_address(uintptr_t addr, char *buf, size_t len);
 bool describe_shared_address(uintptr_t addr, char *buf, size_t len);
+/* Is addr on the running CUDA thread's own stack?  (memory.cpp never holds
+ * back a store there: the frame may be gone, and the stack reused by
+ * pushes and spills it cannot see, before the store would be written.) */
+bool on_fiber_stack(uintptr_t addr);
 void install_altstack();
 size_t max_dynamic_shared();
 void set_max_dynamic_shared(size_t bytes);
 int worker_count();
+
+/* ---- CUEMU_MEMORY=weak (memory.cpp) ------------------------------------
+ * Tunables, each with its reason:
+ *   WEAK_BUFFER: stores a worker may hold back at once.  Message passing
+ *     needs two (value, flag); a few more let unrelated stores interleave,
+ *     and a small buffer keeps the overlap search of every access short.
+ *   WEAK_MEAN_GAP: accesses between two random moments, on average; at
+ *     each, one held store becomes visible.  Short: stores that nothing
+ *     orders should not wait long (a chain of 512 lab 6 tiles waits for
+ *     each flag in turn).
+ *   WEAK_HOLD_US: once a store is visible while older ones of the same
+ *     worker are still held (the reordering that breaks message passing
+ *     without a fence), the older ones stay held this long (unless a fence,
+ *     a full buffer or the kernel's end comes first).  It must exceed how
+ *     much later than its predecessor a block of lab 6 reaches its poll
+ *     (workers drift apart by up to a few hundred microseconds), or a
+ *     missing fence goes unseen; it costs only code that has the bug.
+ *   WEAK_POLL_TICKS: a poll (__nanosleep) counts as this many accesses, so
+ *     a worker whose block only polls still publishes what it holds.
+ *   WEAK_DRAIN_US: a worker out of blocks, while others still run, has a
+ *     random moment this often. */
+enum { WEAK_BUFFER = 8, WEAK_MEAN_GAP = 512, WEAK_HOLD_US = 10000, WEAK_POLL_TICKS = 64,
+       WEAK_DRAIN_US = 50 };
+extern bool g_weak_memory; /* settings().weak_memory, read on every access */
+/* A worker starts block b (seeds the flush moments from the memory seed). */
+void mem_block_begin(unsigned long long b);
+/* A worker stops a fiber (barrier, warp operation, exit): a volatile store
+ * just made is taken back into the buffer before another fiber runs. */
+void mem_settle_slow();
+inline void mem_settle()
+{
+    if (g_weak_memory)
+        mem_settle_slow();
+}
+/* A fiber polls (__nanosleep): time passes, maybe publish a store. */
+void mem_poll();
+/* Does this worker hold back stores?  (Settles a pending one first.) */
+bool mem_held();
+/* The worker has no more blocks of this grid, others still run: maybe
+ * publish one held store (as at a random moment). */
+void mem_drain_moment();
+/* The grid is over (or the worker gives up waiting): publish everything. */
+void mem_grid_end();
 
 void set_last_error(cudaError_t e);
 void init_runtime();

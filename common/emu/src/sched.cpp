@@ -146,7 +146,7 @@ __thread Worker *tl_worker;
 __thread Fiber *tl_fiber;
 
 Settings g_settings;
-char g_settings_text[128];
+char g_settings_text[160];
 std::once_flag g_settings_once;
 
 /* Never destroyed: workers still wait on them while the process exits. */
@@ -165,6 +165,29 @@ size_t page_size()
 {
     static const size_t ps = (size_t)sysconf(_SC_PAGESIZE);
     return ps;
+}
+
+/* CUEMU_MEMORY=strong (default) | weak | weak:SEED (memory.cpp).  Without a
+ * seed one is picked and printed with any diagnostic, as for the schedule. */
+void load_memory_setting(Settings &s)
+{
+    s.weak_memory = false;
+    s.memory_seed = 0;
+    const char *e = getenv("CUEMU_MEMORY");
+    if (!e || !*e || !strcmp(e, "strong"))
+        return;
+    if (strncmp(e, "weak", 4) || (e[4] != 0 && e[4] != ':')) {
+        fprintf(stderr, "cuemu: CUEMU_MEMORY='%s' not understood (strong | weak | weak:SEED); "
+                        "using strong\n", e);
+        return;
+    }
+    s.weak_memory = true;
+    if (e[4] == ':')
+        s.memory_seed = strtoull(e + 5, nullptr, 0);
+    else
+        s.memory_seed = (unsigned long long)std::chrono::steady_clock::now()
+                            .time_since_epoch().count() ^ ((unsigned long long)getpid() << 20);
+    g_weak_memory = true;
 }
 
 void load_settings()
@@ -210,12 +233,17 @@ void load_settings()
     if ((e = getenv("CUEMU_STACK_KB")) && *e && atoi(e) >= 16)
         kib = (size_t)atoi(e);
     s.stack_bytes = kib * 1024;
+    load_memory_setting(s);
+    int len;
     if (s.schedule == SCHED_RANDOM)
-        snprintf(g_settings_text, sizeof g_settings_text,
-                 "CUEMU_SCHEDULE=random:%llu CUEMU_THREADS=%d", s.seed, s.threads);
+        len = snprintf(g_settings_text, sizeof g_settings_text,
+                       "CUEMU_SCHEDULE=random:%llu CUEMU_THREADS=%d", s.seed, s.threads);
     else
-        snprintf(g_settings_text, sizeof g_settings_text, "CUEMU_SCHEDULE=%s CUEMU_THREADS=%d",
-                 sched_name, s.threads);
+        len = snprintf(g_settings_text, sizeof g_settings_text,
+                       "CUEMU_SCHEDULE=%s CUEMU_THREADS=%d", sched_name, s.threads);
+    if (s.weak_memory)
+        snprintf(g_settings_text + len, sizeof g_settings_text - len, " CUEMU_MEMORY=weak:%llu",
+                 s.memory_seed);
 }
 
 unsigned long long mix(unsigned long long x)
@@ -226,13 +254,14 @@ unsigned long long mix(unsigned long long x)
     return x ^ (x >> 31);
 }
 
+/* The CUDA name of a barrier (BarrierKind) or warp operation (WarpOp). */
 const char *kind_name(bool warp, int kind)
 {
-    static const char *bar[] = {"__syncthreads()", "__syncthreads_count()",
-                                "__syncthreads_and()", "__syncthreads_or()"};
-    static const char *wop[] = {"__shfl_sync()", "__shfl_up_sync()", "__shfl_down_sync()",
-                                "__shfl_xor_sync()", "__ballot/any/all_sync()", "__syncwarp()",
-                                "__activemask()"};
+    static const char *const bar[] = {"__syncthreads()", "__syncthreads_count()",
+                                      "__syncthreads_and()", "__syncthreads_or()"};
+    static const char *const wop[WARP_OP_KINDS] = {
+        "__shfl_sync()", "__shfl_up_sync()", "__shfl_down_sync()", "__shfl_xor_sync()",
+        "__ballot/any/all_sync()", "__syncwarp()", "__activemask()"};
     return warp ? wop[kind] : bar[kind];
 }
 
@@ -319,6 +348,7 @@ void fiber_body()
         diag_exit("a C++ exception escaped from device code");
     }
     Fiber *f = tl_fiber;
+    mem_settle();
     f->state = EXITED;
     w->nrunnable--;
     w->nexited++;
@@ -393,15 +423,16 @@ void resolve_stall(Worker *w)
                 if (!(f.mask & (1u << l)) || g.state == AT_WARP)
                     continue;
                 if (g.state == EXITED)
-                    fail_block(w, "divergent warp operation: thread (%u,%u,%u) waits at %s "
-                                  "(%s:%d) with mask 0x%08x, but lane %u, thread (%u,%u,%u), "
-                                  "has exited",
-                               f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line,
-                               f.mask, l, g.tid.x, g.tid.y, g.tid.z);
-                fail_block(w, "divergent warp operation: thread (%u,%u,%u) waits at %s (%s:%d) "
-                              "with mask 0x%08x, but lane %u, thread (%u,%u,%u), waits at %s (%s:%d)",
-                           f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line,
-                           f.mask, l, g.tid.x, g.tid.y, g.tid.z,
+                    fail_block(w, "divergent warp operation: in warp %u, thread (%u,%u,%u) "
+                                  "waits at %s (%s:%d) with mask 0x%08x, but lane %u, thread "
+                                  "(%u,%u,%u), named in the mask, has exited",
+                               i >> 5, f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file,
+                               f.line, f.mask, l, g.tid.x, g.tid.y, g.tid.z);
+                fail_block(w, "divergent warp operation: in warp %u, thread (%u,%u,%u) waits at "
+                              "%s (%s:%d) with mask 0x%08x, but lane %u, thread (%u,%u,%u), "
+                              "named in the mask, waits at %s (%s:%d)",
+                           i >> 5, f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file,
+                           f.line, f.mask, l, g.tid.x, g.tid.y, g.tid.z,
                            kind_name(g.state == AT_WARP || g.state == AT_ACTIVEMASK, g.kind), g.file, g.line);
             }
             fail_block(w, "warp operation never completed: thread (%u,%u,%u) at %s (%s:%d)",
@@ -513,6 +544,7 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
     w->nrunnable = (int)n;
     w->nexited = w->nbarrier = w->nwarp = w->nactivemask = 0;
     w->bar_count = w->bar_result = 0;
+    mem_block_begin(b);
     dyn_smem_base = w->smem_region + w->smem_cap - ((g->shmem + 15) & ~(size_t)15);
 
     if (w->perm.size() < n)
@@ -560,6 +592,20 @@ unsigned long long block_at(Grid *g, unsigned long long k)
     }
 }
 
+/* CUEMU_MEMORY=weak: this worker has run its share of grid g.  While other
+ * workers still run blocks, its held-back stores become visible one at a
+ * time at random moments (with the holds of memory.cpp), so that a block
+ * on another worker that reaches its poll late still sees them out of
+ * order.  At the kernel boundary all of them are visible. */
+void drain_stores(Grid *g)
+{
+    while (mem_held() && g->done.load() < g->total) {
+        mem_drain_moment();
+        std::this_thread::sleep_for(std::chrono::microseconds(WEAK_DRAIN_US));
+    }
+    mem_grid_end();
+}
+
 void worker_main(Worker *w)
 {
     tl_worker = w;
@@ -599,6 +645,7 @@ void worker_main(Worker *w)
                 g_cv_host.notify_all();
             }
         }
+        drain_stores(g);
         std::lock_guard<std::mutex> lk(g_mu);
         w->grid = nullptr;
         g_active--;
@@ -722,6 +769,15 @@ bool describe_stack_address(uintptr_t addr, char *buf, size_t len)
     return false;
 }
 
+bool on_fiber_stack(uintptr_t addr)
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!w || !f || f->linear >= w->stacks.size())
+        return false;
+    return addr - (uintptr_t)w->stacks[f->linear] < page_size() + g_settings.stack_bytes;
+}
+
 bool describe_shared_address(uintptr_t addr, char *buf, size_t len)
 {
     Worker *w = tl_worker;
@@ -810,12 +866,13 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     return cudaSuccess;
 }
 
-int block_sync(int kind, int pred, const char *file, int line)
+int block_sync(BarrierKind kind, int pred, const char *file, int line)
 {
     Worker *w = tl_worker;
     Fiber *f = tl_fiber;
     if (!w || !f)
         trap("__syncthreads() outside a kernel", file, line);
+    mem_settle();
     f->state = AT_BARRIER;
     f->kind = kind;
     f->file = file;
@@ -826,22 +883,50 @@ int block_sync(int kind, int pred, const char *file, int line)
     yield_to_block_scheduler();
     int c = w->bar_result;
     int live = (int)w->n; /* a barrier only opens when no thread has exited */
-    return kind == 2 ? c == live : kind == 3 ? c > 0 : c;
+    return kind == BAR_AND ? c == live : kind == BAR_OR ? c > 0 : c;
 }
 
-unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, int arg, int width,
-                           const char *file, int line)
+/* The lane a shuffle of this kind reads from (itself when the source is
+ * outside its segment of `width` lanes, as on a GPU). */
+static int shuffle_source(WarpOp kind, unsigned lane, int arg, int width)
+{
+    unsigned seg = lane & ~(unsigned)(width - 1);
+    int src = (int)lane;
+    switch (kind) {
+    case WARP_SHFL_IDX: src = (int)(seg + ((unsigned)arg & (unsigned)(width - 1))); break;
+    case WARP_SHFL_UP: src = (lane - seg) >= (unsigned)arg ? (int)lane - arg : (int)lane; break;
+    case WARP_SHFL_DOWN:
+        src = (lane - seg) + (unsigned)arg < (unsigned)width ? (int)lane + arg : (int)lane;
+        break;
+    case WARP_SHFL_XOR:
+        src = (int)(lane ^ (unsigned)arg);
+        if (src >= (int)(seg + width))
+            src = (int)lane;
+        break;
+    default: break;
+    }
+    return src;
+}
+
+unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value, int arg,
+                           int width, const char *file, int line)
 {
     Worker *w = tl_worker;
     Fiber *f = tl_fiber;
     if (!w || !f)
         trap("warp operation outside a kernel", file, line);
+    mem_settle();
     unsigned lane = f->linear & 31, base = f->linear & ~31u;
     unsigned wi = f->linear >> 5;
     unsigned exist = w->n - base >= 32 ? 0xffffffffu : (1u << (w->n - base)) - 1;
+    /* Issue 16: compute-sanitizer's synccheck is silent about a mask that
+     * leaves out a lane executing the operation (e.g. 0x0000ffff run by all
+     * 32 lanes); the result is undefined on a GPU, so it is an error here. */
     if (!(mask & (1u << lane)))
-        diag_exit("%s (%s:%d) called with mask 0x%08x that does not include the calling "
-                  "lane %u", kind_name(true, kind), file, line, mask, lane);
+        diag_exit("warp operation with a mask that leaves out a lane executing it: lane %u of "
+                  "warp %u executes %s at %s:%d with mask 0x%08x (every lane that executes a "
+                  "warp operation must be in its mask)",
+                  lane, wi, kind_name(true, kind), file, line, mask);
     if (width <= 0 || width > 32 || (width & (width - 1)))
         diag_exit("%s (%s:%d): width %d is not a power of two between 1 and 32",
                   kind_name(true, kind), file, line, width);
@@ -851,22 +936,14 @@ unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, in
     if (arrived) {
         /* Lanes that meet in one warp operation must agree on its kind and mask. */
         Fiber *o = &fs[__builtin_ctz(arrived)];
-        bool same_class = (o->kind <= 3 && kind <= 3) || o->kind == kind;
+        bool same_class = (is_shuffle(o->kind) && is_shuffle(kind)) || o->kind == kind;
         if (!same_class || o->mask != mask)
             diag_exit("divergent warp operation: lane %u calls %s (%s:%d) with mask 0x%08x "
                       "while lane %u waits in %s (%s:%d) with mask 0x%08x",
                       lane, kind_name(true, kind), file, line, mask, o->linear & 31,
                       kind_name(true, o->kind), o->file, o->line, o->mask);
     }
-    unsigned seg = lane & ~(unsigned)(width - 1);
-    int src = (int)lane;
-    switch (kind) {
-    case 0: src = (int)(seg + ((unsigned)arg & (unsigned)(width - 1))); break;
-    case 1: src = (lane - seg) >= (unsigned)arg ? (int)lane - arg : (int)lane; break;
-    case 2: src = (lane - seg) + (unsigned)arg < (unsigned)width ? (int)lane + arg : (int)lane; break;
-    case 3: src = (int)(lane ^ (unsigned)arg); if (src >= (int)(seg + width)) src = (int)lane; break;
-    default: break;
-    }
+    int src = shuffle_source(kind, lane, arg, width);
     f->kind = kind;
     f->mask = mask;
     f->file = file;
@@ -883,7 +960,7 @@ unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, in
     }
     /* Last lane to arrive: compute every lane's result and wake them. */
     unsigned long long ballot = 0;
-    if (kind == 4)
+    if (kind == WARP_VOTE)
         for (unsigned l = 0; l < 32; l++)
             if ((expected >> l & 1) && fs[l].value)
                 ballot |= 1ull << l;
@@ -891,7 +968,7 @@ unsigned long long warp_op(int kind, unsigned mask, unsigned long long value, in
         if (!(expected >> l & 1))
             continue;
         Fiber &g = fs[l];
-        if (kind <= 3) {
+        if (is_shuffle(kind)) {
             int s = g.src;
             g.result = (s >= 0 && s < 32 && (expected >> s & 1)) ? fs[s].value : g.value;
         } else {
@@ -913,8 +990,9 @@ unsigned active_mask(const char *file, int line)
     Fiber *f = tl_fiber;
     if (!w || !f)
         return 1;
+    mem_settle();
     f->state = AT_ACTIVEMASK;
-    f->kind = 6;
+    f->kind = WARP_ACTIVEMASK;
     f->file = file;
     f->line = line;
     w->nrunnable--;
@@ -932,6 +1010,8 @@ void soft_yield()
         return;
     }
     f->soft = true;
+    if (g_weak_memory)
+        mem_poll();
     yield_to_block_scheduler();
 }
 

@@ -29,6 +29,24 @@ __global__ void warp_exit(int *p)
     p[threadIdx.x] = __shfl_down_sync(0xffffffff, (int)threadIdx.x, 1);
 }
 
+/* Issue 16: every lane runs the shuffle, the mask names only 16 of them
+ * (lab 2's planted bug); compute-sanitizer's synccheck misses it. */
+__global__ void half_mask(int *p)
+{
+    int v = (int)threadIdx.x;
+    for (int off = 16; off > 0; off /= 2)
+        v += __shfl_down_sync(0x0000ffff, v, off);
+    p[threadIdx.x] = v;
+}
+
+/* The mask names lanes 16..31, which take the other branch and leave. */
+__global__ void mask_names_absent_lanes(int *p)
+{
+    if (threadIdx.x >= 16)
+        return;
+    p[threadIdx.x] = __shfl_down_sync(0xffffffff, (int)threadIdx.x, 1);
+}
+
 __global__ void fine_exit(int *p)
 {
     /* Threads may exit once no barrier follows: not an error. */
@@ -49,6 +67,10 @@ int main(int argc, char **argv)
         two_barriers<<<1, 32>>>(d);
     else if (!strcmp(what, "warp"))
         warp_exit<<<1, 32>>>(d);
+    else if (!strcmp(what, "half-mask"))
+        half_mask<<<2, 64>>>(d);
+    else if (!strcmp(what, "absent-lanes"))
+        mask_names_absent_lanes<<<1, 64>>>(d);
     else
         fine_exit<<<4, 64>>>(d);
     CUDA_OK(cudaDeviceSynchronize());
