@@ -36,6 +36,7 @@ typedef struct {
     char build_log[4096];    /* tail of the compiler output when the build failed */
     int build_failed;
     char forbidden[512];     /* why the submission was refused, or "" */
+    char isolation[1024];    /* why students' code ran without its filesystem view, or "" */
     test_result tests[SUITE_MAX_CASES];
     speed_result speed[SUITE_MAX_SPEED];
     /* --sanitize: per group, the case run and each tool's result (verdict

@@ -87,6 +87,8 @@ void print_report(const grade_run *g, FILE *f)
     fprintf(f, "\n%s (%s): grading %s\n", s->lab, s->dir, g->submission);
     fprintf(f, "backend: %s%s%s\n", strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator",
             g->device[0] ? ", " : "", g->device);
+    if (g->isolation[0])
+        fprintf(f, "WARNING: %s\n", g->isolation);
     if (g->forbidden[0])
         fprintf(f, "\nFORBIDDEN: %s; every test scores 0.\n", g->forbidden);
     else if (g->build_failed)

@@ -48,4 +48,10 @@
 /* A build: nvcc on a large lab takes under a minute; ten is a hang. */
 #define LIMIT_BUILD_S 600.0
 
+/* Size of the private /tmp and /dev/shm a sandboxed build or run gets
+ * (fsview.h).  nvcc, g++ and the lab binaries write into the scratch
+ * folder (TMPDIR), not there; these tmpfs count against memory, so they
+ * are bounded, at a size no tool of the kit comes near. */
+#define SANDBOX_TMPFS_SIZE "256m"
+
 #endif /* GRADER_TUNABLES_H */
