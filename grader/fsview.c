@@ -324,7 +324,9 @@ int fsview_enter(const fsview *v, char *why, size_t len)
                  strerror(errno));
         return -1;
     }
-    if (uid != 0 && map_ids(uid, gid, why, len))
+    /* (/proc/self/uid_map belongs to root in a process that changed its
+     * ids earlier, unless it is marked dumpable again) */
+    if (uid != 0 && (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), map_ids(uid, gid, why, len)))
         return -1;
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
