@@ -213,6 +213,7 @@ else
 	@sh tests/labs.sh
 endif
 	@sh tests/bad-submissions.sh
+	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh

@@ -111,6 +111,20 @@ int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, 
     return 0;
 }
 
+int isolation_gpu_nodes(char *why, size_t len)
+{
+    if (access("/dev/nvidiactl", F_OK) != 0 || access("/dev/nvidia-uvm", F_OK) == 0)
+        return 0; /* no NVIDIA driver here, or the node is there */
+    char *argv[] = {"nvidia-modprobe", "-u", "-c=0", NULL};
+    run_status st;
+    run_command(argv, "/dev/null", 30, &st);
+    if (access("/dev/nvidia-uvm", F_OK) == 0)
+        return 0;
+    snprintf(why, len, "/dev/nvidia-uvm is missing and nvidia-modprobe -u could not create it: "
+                       "CUDA may not start inside the sandbox (run any CUDA program once as root)");
+    return -1;
+}
+
 static double now_s(void)
 {
     struct timespec t;

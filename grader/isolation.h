@@ -60,4 +60,14 @@ int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, 
 int isolation_probe(const sandbox *sb, const char *top, const char *work, char *why, size_t len,
                     double *seconds);
 
+/*
+ * On a GPU machine: make sure /dev/nvidia-uvm exists before any sandboxed
+ * run.  CUDA creates it on first use through the setuid nvidia-modprobe,
+ * which cannot work inside the view (its /dev is not the machine's, and no
+ * setuid program gains privilege there); on a machine where no CUDA
+ * program has run since boot, the grader creates it first, as itself.
+ * 0, or -1 with a warning in why (runs may then fail to find the GPU).
+ */
+int isolation_gpu_nodes(char *why, size_t len);
+
 #endif /* ISOLATION_H */

@@ -684,6 +684,8 @@ static int isolate(grade_run *g, const grade_opts *o, sandbox *sb)
     static fsview view;
     char why[600];
     double took = 0;
+    if (strcmp(g->backend, "gpu") == 0 && isolation_gpu_nodes(why, sizeof why) != 0)
+        fprintf(stderr, "grade: warning: %s\n", why);
     int ok = isolation_kit_view(&view, top, work, why, sizeof why) == 0;
     if (ok) {
         sb->view = &view;

@@ -177,6 +177,24 @@ Test(fsview, gpu_device_nodes_are_there_when_the_machine_has_them)
     cr_assert(strstr(out, want), "outside %d NVIDIA nodes, inside: %s", outside, out);
 }
 
+/* On a GPU machine (tests/gpu/device-isolation.sh runs this there): the
+ * driver answers inside the view as outside, as root's nobody and in a
+ * user namespace alike (the latter in the test below). */
+Test(fsview, the_gpu_answers_inside_the_view)
+{
+    need_namespaces();
+    char outside[4000] = "", out[4000];
+    FILE *f = popen("nvidia-smi -L 2>/dev/null", "r");
+    size_t got = f ? fread(outside, 1, sizeof outside - 1, f) : 0;
+    int rc = f ? pclose(f) : -1;
+    outside[got] = '\0';
+    if (rc != 0 || !strstr(outside, "GPU "))
+        cr_skip_test("no NVIDIA GPU here (nvidia-smi -L fails outside the view)");
+    run_status st = sh("nvidia-smi -L", out, sizeof out);
+    cr_assert(st.exited && st.code == 0, "nvidia-smi inside: %s", out);
+    cr_assert_str_eq(out, outside, "inside: %s, outside: %s", out, outside);
+}
+
 Test(fsview, as_root_the_program_runs_as_nobody_inside_the_view)
 {
     if (geteuid() != 0)
@@ -216,13 +234,15 @@ Test(fsview, without_root_a_user_namespace_gives_the_same_view)
         if (system("unshare -Urm true 2>/dev/null") != 0)
             _exit(4); /* unprivileged user namespaces forbidden here */
         char cmd[2000], out[4000];
+        int gpu = system("nvidia-smi -L 2>/dev/null | grep -q '^GPU '") == 0; /* outside */
         snprintf(cmd, sizeof cmd, "id -u; test -e %s/solutions && echo SEES; "
-                 "test -r %s/Makefile && echo MAKEFILE-OK; echo x > $HOME/y && echo WROTE", top, top);
+                 "test -r %s/Makefile && echo MAKEFILE-OK; echo x > $HOME/y && echo WROTE; %s",
+                 top, top, gpu ? "nvidia-smi -L | grep -q '^GPU ' || echo NO-GPU-INSIDE" : "");
         run_status st = sh(cmd, out, sizeof out);
         char want[32];
         snprintf(want, sizeof want, "%d\n", (int)pw->pw_uid);
         int ok = st.exited && st.code == 0 && strstr(out, want) && !strstr(out, "SEES") &&
-                 strstr(out, "MAKEFILE-OK") && strstr(out, "WROTE");
+                 strstr(out, "MAKEFILE-OK") && strstr(out, "WROTE") && !strstr(out, "NO-GPU-INSIDE");
         if (!ok)
             fprintf(stderr, "unprivileged view: exited %d code %d sig %d timed out %d: [%s]\n", st.exited, st.code, st.sig, st.timed_out, out);
         _exit(ok ? 0 : 1);
