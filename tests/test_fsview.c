@@ -9,6 +9,7 @@
  * forbids them (the grader's policy then applies: tests/sandbox.sh). */
 #define _DEFAULT_SOURCE
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -133,6 +134,19 @@ Test(fsview, its_own_processes_and_no_network)
     cr_assert(p && sscanf(p, "procs=%d", &procs) == 1 && procs < 10, "sees %d processes: %s",
               procs, out);
     cr_assert(strstr(out, "ifaces=0"), "a network interface is visible: %s", out);
+}
+
+Test(fsview, no_descriptor_of_the_grader_goes_through)
+{
+    need_namespaces();
+    char out[2000], path[400];
+    snprintf(path, sizeof path, "%s/gradebook.csv", other);
+    int fd = open(path, O_WRONLY | O_CREAT, 0644); /* inheritable, as a careless caller's */
+    cr_assert_geq(fd, 3);
+    run_status st = sh("ls /proc/self/fd | tr '\\n' ' '", out, sizeof out);
+    close(fd);
+    cr_assert(st.exited && st.code == 0, "%s", out);
+    cr_assert_str_eq(out, "0 1 2 3 ", "open descriptors inside: %s (3 is ls's own)", out);
 }
 
 Test(fsview, exit_status_and_signals_come_back_unchanged)
