@@ -25,6 +25,8 @@ else
 fi
 chmod 755 "$tmp"
 fail=0
+# cases only the grader's filesystem view (grader/fsview.h) can contain
+needs_isolation="macro-include reads-the-kit"
 
 # The score a report's results.json gives, and its correctness maximum.
 score() {
@@ -69,7 +71,10 @@ while IFS='|' read -r name lab edit expect want; do
         notfull) ok=$(python3 -c "print(int($got < $max))" 2>/dev/null) ;;
         any) ok=1 ;; # what counts: the grader finished, said why, left nothing behind
     esac
-    if [ $rc -ne 0 ]; then
+    if grep -q "WITHOUT filesystem isolation" "$tmp/$name.log" &&
+       case " $needs_isolation " in *" $name "*) true ;; *) false ;; esac; then
+        echo "SKIPPED $name: students' code is not isolated here (no namespaces, GRADE_SANDBOX=unsandboxed)"
+    elif [ $rc -ne 0 ]; then
         echo "FAIL $name: ./grade exited $rc"; tail -5 "$tmp/$name.log"; fail=1
     elif ! grep -q -- "$(echo "$expect" | sed 's/;/\\|/g')" "$tmp/$name.log"; then
         echo "FAIL $name: expected '$expect' in the report"; tail -30 "$tmp/$name.log"; fail=1

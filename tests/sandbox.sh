@@ -8,6 +8,7 @@
 # explicit --sandbox refuse grades as usual.  (A student's copy, with no
 # solutions/, grades unsandboxed by default: tests/dist.sh.)
 set -u
+unset GRADE_SANDBOX # (the defaults are what is tested)
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 if ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
