@@ -700,13 +700,14 @@ static int isolate(grade_run *g, const grade_opts *o, sandbox *sb)
         return GRADE_OK;
     sb->view = NULL;
     if (isolation_effective(o->policy, top) == POLICY_REFUSE) {
+        /* (the last line says it all: a batch's gradebook quotes it) */
         fprintf(stderr,
-                "grade: cannot isolate students' code here: %s\n"
-                "grade: without it, a submission can read solutions/, the suites and the\n"
-                "grade: reference binaries (e.g. #include of a solution through a macro).\n"
-                "grade: refusing to grade (sandbox policy: refuse%s). To grade anyway,\n"
-                "grade: without isolation: --sandbox unsandboxed or GRADE_SANDBOX=unsandboxed.\n",
-                why, o->policy == POLICY_DEFAULT ? ", the default where the kit has solutions/" : "");
+                "grade: without isolation, a submission can read solutions/, the suites and the\n"
+                "grade: reference binaries (e.g. #include of a solution through a macro), so\n"
+                "grade: nothing is graded (sandbox policy: refuse%s).\n"
+                "grade: refused: cannot isolate students' code here (%s); to grade anyway, "
+                "without isolation: --sandbox unsandboxed or GRADE_SANDBOX=unsandboxed\n",
+                o->policy == POLICY_DEFAULT ? ", the default where the kit has solutions/" : "", why);
         return GRADE_FAILURE;
     }
     snprintf(g->isolation, sizeof g->isolation,
