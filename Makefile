@@ -56,7 +56,7 @@ HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
 LABS     := $(sort $(foreach d,$(wildcard labs/lab*-*),$(firstword $(subst -, ,$(notdir $(d))))))
 
 .PHONY: help all solutions test deps deps-check dist bench plots clean backend-check bin grader batch $(LABS) \
-        test-unit test-compile test-labs print-backend prebuild
+        test-unit test-compile test-labs print-backend print-arch prebuild
 .DEFAULT_GOAL := help
 
 help:
@@ -130,6 +130,11 @@ bin: $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
 
 print-backend:
 	@echo $(BACKEND)
+
+# The grader passes it to students' sandboxed builds, where nvidia-smi is
+# not what should decide it.
+print-arch:
+	@echo $(ARCH)
 
 # What every lab binary links, built ahead of students' sandboxed builds.
 prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(if $(filter emu,$(BACKEND)),emu-runtime)
@@ -211,6 +216,7 @@ else
 	@sh tests/labs.sh
 endif
 	@sh tests/bad-submissions.sh
+	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh

@@ -40,6 +40,7 @@ typedef struct {
     verdict_t file_verdict;  /* V_MISSING_FILE or V_AMBIGUOUS_FILE (why in build_log),
                                 else V_PASS: the lab's files were found */
     char files[1024];        /* the submission's files graded, as found (pick.h) */
+    char isolation[1024];    /* why students' code ran without its filesystem view, or "" */
     test_result tests[SUITE_MAX_CASES];
     speed_result speed[SUITE_MAX_SPEED];
     /* --sanitize: per group, the case run and each tool's result (verdict

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@
 #include "unit.h"
 #include "sandbox.h"
 #include "paths.h"
+#include "isolation.h"
 #include "sanitize.h"
 #include "checksuite.h"
 
@@ -50,10 +52,12 @@ typedef struct {
     int check_suite;    /* grade the reference solution; full marks expected */
     int validate_suite; /* only load the suite (and its hidden part) */
     double timeout; /* per run; 0 = backend default */
+    sandbox_policy policy; /* where students' code cannot be isolated (isolation.h) */
 } grade_opts;
 
 static const char *top;
 static char work[512];
+static char arch[64]; /* the GPU architecture the kit's objects were built for */
 
 static double now_s(void);
 
@@ -69,10 +73,14 @@ static void usage(FILE *f)
             "  --emu              use the CPU emulator even when a GPU is present\n"
             "  --no-speed         skip the speed tests\n"
             "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
-            "                     synccheck) on one small case of each group (GPU only;\n"
+            "                     synccheck, initcheck) on one small case of each group (GPU only;\n"
             "                     findings cost points as the lab's suite says)\n"
             "  --timeout SEC      limit per run (default %.0f on a GPU, %.0f emulated)\n"
             "  --keep             keep the scratch folder (its path is printed)\n"
+            "  --sandbox MODE     where students' code cannot be isolated from the kit\n"
+            "                     (no namespaces here): refuse (the default where the\n"
+            "                     kit has solutions/) or unsandboxed (the default in a\n"
+            "                     student's copy); also GRADE_SANDBOX=MODE\n"
             "  --check-suite      instructors: grade the reference solution (solutions/)\n"
             "                     with the suite; exit 5 unless it gets full marks\n"
             "  --validate-suite   instructors: only check the suite (and its hidden part,\n"
@@ -86,6 +94,9 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, grade_opts *o)
 {
     memset(o, 0, sizeof *o);
+    if (isolation_parse_policy(getenv("GRADE_SANDBOX"), &o->policy))
+        return fprintf(stderr, "grade: GRADE_SANDBOX='%s' is not refuse or unsandboxed\n",
+                       getenv("GRADE_SANDBOX")), -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -107,6 +118,10 @@ static int parse_args(int argc, char **argv, grade_opts *o)
             o->no_speed = 1;
         } else if (!strcmp(a, "--sanitize")) {
             o->sanitize = 1;
+        } else if (!strncmp(a, "--sandbox", 9) && (a[9] == '=' || (!a[9] && i + 1 < argc))) {
+            const char *mode = a[9] == '=' ? a + 10 : argv[++i];
+            if (isolation_parse_policy(mode, &o->policy) || !*mode)
+                return fprintf(stderr, "grade: --sandbox '%s': refuse or unsandboxed\n", mode), -1;
         } else if (!strcmp(a, "--keep")) {
             o->keep = 1;
         } else if (!strcmp(a, "--check-suite")) {
@@ -149,15 +164,19 @@ static int scan_forbidden(const suite *s, char *why, size_t len)
 }
 
 /* make -C top bin SRC_DIR=dir BIN=bin, with a limit (and, for a student's
- * code, in the sandbox); 0 when it built. */
+ * code, in the sandbox); 0 when it built.  The backend and the GPU
+ * architecture are the ones the kit's objects were built for, said
+ * explicitly: inside the sandbox make's own detection (nvidia-smi) must
+ * not be what decides them. */
 static int build(const char *src_dir, const char *bin, const char *log, int emu, double limit,
                  const sandbox *sb)
 {
-    char a_src[700], a_bin[700];
+    char a_src[700], a_bin[700], a_arch[80];
     snprintf(a_src, sizeof a_src, "SRC_DIR=%s", src_dir);
     snprintf(a_bin, sizeof a_bin, "BIN=%s", bin);
+    snprintf(a_arch, sizeof a_arch, "ARCH=%s", arch);
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "bin", a_src,
-                    a_bin, emu ? "EMU=1" : NULL, NULL};
+                    a_bin, emu ? "EMU=1" : "EMU=0", !emu && arch[0] ? a_arch : NULL, NULL};
     run_status st;
     run_sandboxed(argv, log, limit, sb, &st);
     return st.exited && st.code == 0 ? 0 : -1;
@@ -200,7 +219,15 @@ static const char *query_backend(int emu, char *why, size_t len)
     run_command(argv, log, 60, &st);
     read_tail(log, answer, sizeof answer);
     answer[strcspn(answer, "\n")] = '\0';
-    return strcmp(answer, "gpu") == 0 ? "gpu" : "emu";
+    if (strcmp(answer, "gpu") != 0)
+        return "emu";
+    argv[5] = "print-arch";
+    run_command(argv, log, 60, &st);
+    read_tail(log, arch, sizeof arch);
+    arch[strcspn(arch, "\n")] = '\0';
+    if (!st.exited || st.code != 0 || strspn(arch, "sm_0123456789abcdefgh") != strlen(arch))
+        arch[0] = '\0'; /* an older Makefile: make decides, as before */
+    return "gpu";
 }
 
 /*
@@ -351,10 +378,18 @@ static void run_speed_tests(grade_run *g, const char *student, const char *ref, 
         cases[count] = &store[count];
         which[count++] = k;
     }
+    /* The reference runs in the same sandbox, shown its own binary too. */
+    static fsview ref_view;
+    sandbox ref_sb = *sb;
+    if (sb->view) {
+        ref_view = *sb->view;
+        fsview_add(&ref_view, ref, FSV_RO);
+        ref_sb.view = &ref_view;
+    }
     run_plan mine = {.binary = student, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                      .timeout_s = timeout, .sandbox = sb};
     run_plan theirs = {.binary = ref, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
-                       .timeout_s = timeout, .sandbox = sb, .no_raw = 1};
+                       .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
     for (int round = 0; round < SPEED_ROUNDS && count > 0; round++)
         speed_round(g, which, cases, count, &mine, &theirs);
     for (int i = 0; i < count; i++) {
@@ -588,7 +623,14 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         usage(stderr);
         return GRADE_USAGE;
     }
-    top = getenv("KIT_TOP") ? getenv("KIT_TOP") : ".";
+    /* Absolute and resolved: students' code sees the kit through a view
+     * (isolation.h) that binds each part at its real path. */
+    static char top_real[PATH_MAX];
+    if (!realpath(getenv("KIT_TOP") ? getenv("KIT_TOP") : ".", top_real)) {
+        fprintf(stderr, "grade: the kit's folder: %s\n", strerror(errno));
+        return GRADE_FAILURE;
+    }
+    top = top_real;
     snprintf(path, sizeof path, "%s/grader/suites/%s.suite", top, o->lab);
     if (access(path, R_OK) != 0) {
         fprintf(stderr, "grade: no test suite for %s (%s)\n", o->lab, path);
@@ -612,10 +654,12 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         o->nsubmissions = 1;
     }
     snprintf(work, sizeof work, "%s/grade.XXXXXX", scratch_parent());
-    if (!mkdtemp(work)) {
+    char real[PATH_MAX];
+    if (!mkdtemp(work) || !realpath(work, real) || strlen(real) >= sizeof work) {
         fprintf(stderr, "grade: cannot make a scratch folder: %s\n", strerror(errno));
         return GRADE_FAILURE;
     }
+    snprintf(work, sizeof work, "%s", real);
     return GRADE_OK;
 }
 
@@ -627,6 +671,50 @@ static int names_schedules(const suite *s)
         if (s->cases[c].schedule[0])
             return 1;
     return 0;
+}
+
+/*
+ * The filesystem view students' code gets (after the kit's prebuilt parts,
+ * which it shows), checked by a sandboxed probe before any of it runs.
+ * Where it cannot be had, the policy decides: refuse (GRADE_FAILURE, and
+ * why) or go on without it, said on stderr and in the report.
+ */
+static int isolate(grade_run *g, const grade_opts *o, sandbox *sb)
+{
+    static fsview view;
+    char why[600];
+    double took = 0;
+    if (strcmp(g->backend, "gpu") == 0 && isolation_gpu_nodes(why, sizeof why) != 0)
+        fprintf(stderr, "grade: warning: %s\n", why);
+    int ok = isolation_kit_view(&view, top, work, why, sizeof why) == 0;
+    if (ok) {
+        sb->view = &view;
+        if (sb->uid >= 0)
+            sandbox_hand_over(work, sb->uid, sb->gid); /* the probe starts in it */
+        ok = isolation_probe(sb, top, work, why, sizeof why, &took) == 0;
+    }
+    if (getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: sandbox probe %s in %.3f s\n", ok ? "passed" : "failed",
+                took);
+    if (ok)
+        return GRADE_OK;
+    sb->view = NULL;
+    if (isolation_effective(o->policy, top) == POLICY_REFUSE) {
+        /* (the last line says it all: a batch's gradebook quotes it) */
+        fprintf(stderr,
+                "grade: without isolation, a submission can read solutions/, the suites and the\n"
+                "grade: reference binaries (e.g. #include of a solution through a macro), so\n"
+                "grade: nothing is graded (sandbox policy: refuse%s).\n"
+                "grade: refused: cannot isolate students' code here (%s); to grade anyway, "
+                "without isolation: --sandbox unsandboxed or GRADE_SANDBOX=unsandboxed\n",
+                o->policy == POLICY_DEFAULT ? ", the default where the kit has solutions/" : "", why);
+        return GRADE_FAILURE;
+    }
+    snprintf(g->isolation, sizeof g->isolation,
+             "students' code ran WITHOUT filesystem isolation (%s; sandbox policy: unsandboxed%s)",
+             why, o->policy == POLICY_DEFAULT ? ", the default in a kit without solutions/" : "");
+    fprintf(stderr, "grade: warning: %s\n", g->isolation);
+    return GRADE_OK;
 }
 
 /* Phase 2: the backend, the sandbox and the kit's own prebuilt parts. */
@@ -660,7 +748,7 @@ static int prepare(grade_run *g, const grade_opts *o, sandbox *sb)
         fprintf(stderr, "grade: the kit's own parts did not build:\n%s\n", why);
         return GRADE_FAILURE;
     }
-    return GRADE_OK;
+    return isolate(g, o, sb);
 }
 
 /* Phase 3: the submission's build (a failure is a score of 0, not an
@@ -691,7 +779,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     } else {
         if (sb->uid >= 0)
             sandbox_hand_over(work, sb->uid, sb->gid); /* the scratch folder and the sources */
-        if (build(src, student, log, o->emu, LIMIT_BUILD_S, sb)) {
+        if (build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
             g->build_failed = 1;
             read_tail(log, g->build_log, sizeof g->build_log);
         }

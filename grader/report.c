@@ -157,6 +157,8 @@ static void print_head(const grade_run *g, FILE *f)
         fprintf(f, "graded file(s): %s\n", g->files);
     fprintf(f, "backend: %s%s%s\n", strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator",
             g->device[0] ? ", " : "", g->device);
+    if (g->isolation[0])
+        fprintf(f, "WARNING: %s\n", g->isolation);
     if (g->forbidden[0])
         fprintf(f, "\nFORBIDDEN: %s; every test scores 0.\n", g->forbidden);
     else if (g->file_verdict != V_PASS)

@@ -1,22 +1,27 @@
 /*
  * sandbox.c - see sandbox.h.  Everything here runs in a forked child that
  * is about to exec, so it may change its own environment and identity
- * freely; a failure to isolate the network is tolerated (not every system
- * permits it), a failure to drop privileges is not.
+ * freely.  With a filesystem view (fsview.h) a failure to build it is an
+ * error; without one, a failure to isolate the network is tolerated (not
+ * every system permits it).  A failure to drop privileges never is.
  */
 #define _GNU_SOURCE
 #include "sandbox.h"
+#include "fsview.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,8 +104,45 @@ static int set_limit(int resource, unsigned long long value)
     return setrlimit(resource, &r);
 }
 
+/* Only stdin, stdout and stderr go through: a descriptor the grader or
+ * the batch driver had open (a gradebook, a lock, another student's log)
+ * would be a way around the view. */
+static void close_inherited(void)
+{
+    if (syscall(SYS_close_range, 3, ~0U, 0) == 0)
+        return;
+    long max = sysconf(_SC_OPEN_MAX);
+    for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+        close((int)fd);
+}
+
+/* No way back to more privilege: no setuid program may raise it (so no
+ * `mount` or `su` inside), and a process still root (the grader found no
+ * user to switch to) loses every capability, so it cannot undo its
+ * view with umount or mknod a disk. */
+static int drop_privileges(char *why, size_t len)
+{
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return snprintf(why, len, "no_new_privs: %s", strerror(errno)), -1;
+    if (geteuid() != 0)
+        return 0;
+    for (int cap = 0; cap <= 63; cap++)
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+            return snprintf(why, len, "drop capability %d: %s", cap, strerror(errno)), -1;
+    struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct none[2];
+    memset(none, 0, sizeof none);
+    if (syscall(SYS_capset, &head, none) != 0)
+        return snprintf(why, len, "capset: %s", strerror(errno)), -1;
+    return 0;
+}
+
 int sandbox_enter(const sandbox *sb, char *why, size_t len)
 {
+    const char *sim = getenv("GRADE_SANDBOX_SIMULATE_FAILURE");
+    if (sb->view && sim && *sim && strcmp(sim, "0") != 0)
+        return snprintf(why, len, "unshare: Operation not permitted (simulated: "
+                                  "GRADE_SANDBOX_SIMULATE_FAILURE is set)"), -1;
     /* 1. Environment: an allowlist, then HOME and TMPDIR in the scratch folder. */
     char *saved[sizeof keep / sizeof keep[0]];
     for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
@@ -129,12 +171,17 @@ int sandbox_enter(const sandbox *sb, char *why, size_t len)
         (sb->max_file && set_limit(RLIMIT_FSIZE, sb->max_file)) ||
         (sb->max_procs && sb->uid >= 0 && set_limit(RLIMIT_NPROC, sb->max_procs)))
         return snprintf(why, len, "setrlimit: %s", strerror(errno)), -1;
+    /* 3. The filesystem view and no network; without a view, no network
+     * where permitted (root, or a kernel allowing it). */
+    close_inherited();
+    if (sb->view) {
+        if (fsview_enter(sb->view, why, len) != 0)
+            return -1;
+    } else if (sb->isolate_net) {
+        (void)unshare(CLONE_NEWNET);
+    }
     if (sb->home && chdir(sb->home) != 0) /* files it writes land in the scratch folder */
         return snprintf(why, len, "chdir %s: %s", sb->home, strerror(errno)), -1;
-
-    /* 3. No network, where permitted (root, or a kernel allowing it). */
-    if (sb->isolate_net)
-        (void)unshare(CLONE_NEWNET);
 
     /* 4. Identity last: after it, nothing above could be undone. */
     if (sb->uid >= 0) {
@@ -144,7 +191,7 @@ int sandbox_enter(const sandbox *sb, char *why, size_t len)
             return snprintf(why, len, "privileges could be regained"), -1;
         setenv("USER", "nobody", 1);
     }
-    return 0;
+    return sb->view ? drop_privileges(why, len) : 0;
 }
 
 static int hand_uid, hand_gid;

@@ -21,10 +21,14 @@ typedef struct sandbox_s {
     unsigned long max_procs;       /* processes and threads of its user (RLIMIT_NPROC);
                                       applied only together with a user switch */
     int uid, gid;                  /* >= 0: run as this user and group */
-    int isolate_net;               /* try a new, empty network namespace */
+    int isolate_net;               /* without a view: try a new, empty network namespace */
+    const struct fsview_s *view;   /* what of the filesystem it sees (fsview.h), or NULL
+                                      for all of it (then nothing is isolated but the
+                                      network, where permitted) */
 } sandbox;
 
-/* The default limits: files up to 4 GiB, 4096 processes, no id change. */
+/* The default limits: files up to 4 GiB, 4096 processes, no id change, no
+ * view (the grader sets one: isolation.h). */
 void sandbox_defaults(sandbox *sb, const char *home);
 
 /*
@@ -37,7 +41,10 @@ void sandbox_defaults(sandbox *sb, const char *home);
  */
 int sandbox_pick_user(const char *top, int *uid, int *gid, char *why, size_t len);
 
-/* In the child, just before exec.  Returns 0, or -1 with the reason in why. */
+/* In the child, just before exec.  Returns 0, or -1 with the reason in why
+ * (with a view, nothing may be run then: the view could not be built).
+ * GRADE_SANDBOX_SIMULATE_FAILURE=1 in the environment makes a view fail as
+ * in a container that forbids namespaces (for the tests of the policy). */
 int sandbox_enter(const sandbox *sb, char *why, size_t len);
 
 /* Give the scratch folder (and what is in it) to the sandbox user. */

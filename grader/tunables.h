@@ -68,4 +68,10 @@
  * which can run a little faster than copying the same bytes, hence 1.25. */
 #define SPEED_MAX_COPY_RATIO 1.25
 
+/* Size of the private /tmp and /dev/shm a sandboxed build or run gets
+ * (fsview.h).  nvcc, g++ and the lab binaries write into the scratch
+ * folder (TMPDIR), not there; these tmpfs count against memory, so they
+ * are bounded, at a size no tool of the kit comes near. */
+#define SANDBOX_TMPFS_SIZE "256m"
+
 #endif /* GRADER_TUNABLES_H */

@@ -7,6 +7,7 @@
 # none.
 # With --make DIR it only writes the submissions, one folder per case, into
 # DIR (tests/gpu/device-batch.sh grades them as a class).
+# ONLY="name name..." runs only those cases.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 make_only=""
@@ -24,6 +25,8 @@ else
 fi
 chmod 755 "$tmp"
 fail=0
+# cases only the grader's filesystem view (grader/fsview.h) can contain
+needs_isolation="macro-include reads-the-kit"
 
 # The score a report's results.json gives, and its correctness maximum.
 score() {
@@ -37,12 +40,13 @@ print(r["score"], sum(t["max_score"] for t in r["tests"] if not t["name"].starts
 # than full), full (all correctness points: the harmful part was contained), any (the
 # forks cost it time, so some tests may time out: what matters is that grading finished,
 # the report explains and no process is left behind)
-# (in the expected text, ';' separates alternatives)
+# (in the expected text, ';' separates alternatives; KITTOP in an edit becomes this kit's path)
 while IFS='|' read -r name lab edit expect want; do
     [ -n "$name" ] || continue
+    case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
     sol=$(ls solutions/$lab-*/*.cu)
     mkdir -p "$tmp/$name"
-    sed "$edit" "$sol" >"$tmp/$name/$(basename "$sol")"
+    sed "$edit" "$sol" | sed "s|KITTOP|$top|g" >"$tmp/$name/$(basename "$sol")"
     if cmp -s "$sol" "$tmp/$name/$(basename "$sol")"; then
         echo "FAIL $name: the edit changed nothing (solution changed?)"; fail=1; continue
     fi
@@ -59,6 +63,7 @@ while IFS='|' read -r name lab edit expect want; do
     rc=$?
     set -- $(score "$tmp/$name.json" 2>/dev/null || echo "none none")
     got=$1 max=$2
+    ok=0 # (a score word not below is a mistake in this list: it fails)
     case "$want" in
         zero) ok=$(python3 -c "print(int($got == 0))" 2>/dev/null) ;;
         partial) ok=$(python3 -c "print(int(0 < $got < $max))" 2>/dev/null) ;;
@@ -66,7 +71,10 @@ while IFS='|' read -r name lab edit expect want; do
         notfull) ok=$(python3 -c "print(int($got < $max))" 2>/dev/null) ;;
         any) ok=1 ;; # what counts: the grader finished, said why, left nothing behind
     esac
-    if [ $rc -ne 0 ]; then
+    if grep -q "WITHOUT filesystem isolation" "$tmp/$name.log" &&
+       case " $needs_isolation " in *" $name "*) true ;; *) false ;; esac; then
+        echo "SKIPPED $name: students' code is not isolated here (no namespaces, GRADE_SANDBOX=unsandboxed)"
+    elif [ $rc -ne 0 ]; then
         echo "FAIL $name: ./grade exited $rc"; tail -5 "$tmp/$name.log"; fail=1
     elif ! grep -q -- "$(echo "$expect" | sed 's/;/\\|/g')" "$tmp/$name.log"; then
         echo "FAIL $name: expected '$expect' in the report"; tail -30 "$tmp/$name.log"; fail=1
@@ -92,6 +100,8 @@ fork-bomb|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <unistd.h>/; s/
 correct-but-slow|lab1|s/    const size_t start = (size_t)blockIdx.x \* SECTION;/    const size_t start = (size_t)blockIdx.x * SECTION;\n    __nanosleep(8000); \/\/ every block idles ~8 us: right answers, several times slower/|PASS|full
 extra-files|lab1|s/^#include "lab.h"/#include "lab.h" \/\/ this copy also ships its own harness, Makefile and suite/|PASS|full
 blockidx-order|lab6|s/ticket = atomicAdd(next_tile, 1u);/ticket = blockIdx.x;/|EMU-ERROR  *chained int32 sum small n=300007 seed=3 \[emu reverse\]|partial
+macro-include|lab3|1{s,^.*$,#define S(x) #x\n#include S(KITTOP/solutions/lab3-scan-kogge-stone/scan.cu),;q}|BUILD FAILED|zero
+reads-the-kit|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <stdlib.h>\n#include <unistd.h>/; s/const T identity = Op::identity();/const T identity = Op::identity(); if (access("KITTOP\/solutions", F_OK) + access("KITTOP\/grader\/suites", F_OK) > -2) abort();/|PASS|full
 no-state-reset|lab6|s/CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, 0));//|EMU-ERROR;RACE;WRONG|notfull
 CASES
 exit $fail

@@ -38,6 +38,12 @@ make -s solutions >"$tmp/s.log" 2>&1; rc=$?
 mkdir -p "$tmp/sub" && cp "$top/solutions/lab1-reduce-naive/reduce.cu" "$tmp/sub/" && chmod -R a+rX "$tmp/sub"
 ./grade lab1 --submission "$tmp/sub" --no-speed --json "$tmp/sol.json" >"$tmp/g2.log" 2>&1 ||
     no "./grade lab1 on the solution failed"
+# no namespaces in a student's copy: grades anyway (nothing of the instructor's
+# to protect there), and the report says it was not isolated
+GRADE_SANDBOX_SIMULATE_FAILURE=1 ./grade lab1 --submission "$tmp/sub" --no-speed >"$tmp/g3.log" 2>&1 ||
+    no "./grade lab1 without namespaces in the student's copy: exit $?"
+grep -q "WITHOUT filesystem isolation (.*the default in a kit without solutions/)" "$tmp/g3.log" ||
+    no "the student's copy graded without isolation and did not say so"
 python3 - "$tmp/skel.json" "$tmp/sol.json" <<'PY' || fail=1
 import json, sys
 skel, sol = (json.load(open(p)) for p in sys.argv[1:3])
