@@ -77,10 +77,80 @@ template <typename T, typename Op> static int dispatch_target(const lab_problem 
     return time_with<T, Op>(g_kind, p, g_warmup, g_reps, g_timing);
 }
 
+/* ---- lab 7: what a user would do today with CUB ---------------------------- */
+
+/* CUB's selection functor for the kit's predicate. */
+template <typename T> struct KeepIf {
+    pred_t pred;
+    __device__ __forceinline__ bool operator()(const T &x) const
+    {
+        /* the element's bits read as the signed integer they are */
+        return pred_keep(pred, sizeof(T) == 4 ? (int64_t)(int)x : (int64_t)(long long)x);
+    }
+};
+
+/*
+ * An order-k decode (tuple size 1) is k InclusiveSums in a row, each a full
+ * pass over memory: in -> out, then out -> scratch -> out ...  (CUB has no
+ * strided scan: tuples would need a struct type per size, so there is no
+ * yardstick for them here.)  A compaction is DeviceSelect::If.  Unsigned
+ * types, so the sums wrap.
+ */
+template <typename T> struct lab7_job {
+    const lab_problem *p;
+    kind_t kind;
+    void *temp;
+    size_t temp_bytes;
+    T *scratch;        /* decode: the ping-pong buffer */
+    int *num_selected; /* compact: CUB's count */
+
+    void call()
+    {
+        const T *in = (const T *)p->in;
+        T *out = (T *)p->out;
+        int n = (int)p->n;
+        if (kind == KIND_COMPACT) {
+            KeepIf<T> keep = {p->pred};
+            CUDA_CHECK(cub::DeviceSelect::If(temp, temp_bytes, in, out, num_selected, n, keep));
+            return;
+        }
+        /* pass k writes out or scratch so that the last one lands in out */
+        const T *from = in;
+        for (int k = 0; k < p->order; k++) {
+            T *to = (p->order - 1 - k) % 2 == 0 ? out : scratch;
+            CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, from, to, n));
+            if (!temp)
+                return; /* sizing: one call tells */
+            from = to;
+        }
+    }
+    static void run(void *self) { ((lab7_job *)self)->call(); }
+};
+
+template <typename T>
+static int time_lab7(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+{
+    lab7_job<T> job = {p, kind, NULL, 0, NULL, NULL};
+    job.call(); /* size the temporary storage */
+    CUDA_CHECK(cudaMalloc(&job.temp, job.temp_bytes ? job.temp_bytes : 1));
+    CUDA_CHECK(cudaMalloc((void **)&job.scratch, p->n * sizeof(T)));
+    CUDA_CHECK(cudaMalloc((void **)&job.num_selected, sizeof(int)));
+    *t = time_runs(lab7_job<T>::run, &job, warmup, reps);
+    CUDA_CHECK(cudaFree(job.temp));
+    CUDA_CHECK(cudaFree(job.scratch));
+    CUDA_CHECK(cudaFree(job.num_selected));
+    return 0;
+}
+
 int time_cub(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
 {
     if (kind == KIND_SECTION_SCAN || p->n == 0 || p->n > 0x7fffffff)
         return -1;
+    if (kind == KIND_DECODE && p->tuple != 1)
+        return -1;
+    if (kind == KIND_COMPACT || kind == KIND_DECODE)
+        return p->dtype == DT_INT64 ? time_lab7<unsigned long long>(kind, p, warmup, reps, t)
+                                    : time_lab7<unsigned int>(kind, p, warmup, reps, t);
     g_kind = kind, g_warmup = warmup, g_reps = reps, g_timing = t;
     return KIT_DISPATCH(dispatch_target, p);
 }
