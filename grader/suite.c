@@ -155,6 +155,44 @@ static int parse_kind(const field *f, int nf, kind_t *kind, size_t *section, cha
     return 0;
 }
 
+/*
+ * Lab 7's keys: order=K and tuple=D (decodes, 1..8 each) and pred=NAME
+ * (compactions), each a list on a cases line.  Lists of the names and
+ * numbers go to orders/tuples/preds; a key the kind does not take is an
+ * error.  Returns the three list lengths through counts[].
+ */
+static int parse_lab7_keys(const field *f, int nf, kind_t kind, char orders[MAX_LIST][48],
+                           char tuples[MAX_LIST][48], char preds[MAX_LIST][48], int counts[3],
+                           char *err, size_t errlen)
+{
+    const char *o = get(f, nf, "order"), *t = get(f, nf, "tuple"), *p = get(f, nf, "pred");
+    if ((o || t) && kind != KIND_DECODE)
+        return snprintf(err, errlen, "order= and tuple= go with kind=decode"), -1;
+    if (p && kind != KIND_COMPACT)
+        return snprintf(err, errlen, "pred= goes with kind=compact"), -1;
+    counts[0] = split_list(o ? o : "1", orders);
+    counts[1] = split_list(t ? t : "1", tuples);
+    counts[2] = split_list(p ? p : "positive", preds);
+    return 0;
+}
+
+/* One order, tuple size and predicate from their names; -1 (err) if bad. */
+static int lab7_values(const char *o, const char *t, const char *p, int *order, int *tuple,
+                       pred_t *pred, char *err, size_t errlen)
+{
+    char *end;
+    long k = strtol(o, &end, 10), d;
+    if (*end || k < 1 || k > KIT_MAX_ORDER)
+        return snprintf(err, errlen, "order is 1..%d, not '%s'", KIT_MAX_ORDER, o), -1;
+    d = strtol(t, &end, 10);
+    if (*end || d < 1 || d > KIT_MAX_TUPLE)
+        return snprintf(err, errlen, "tuple is 1..%d, not '%s'", KIT_MAX_TUPLE, t), -1;
+    if (pred_parse(p, pred))
+        return snprintf(err, errlen, "pred is positive or mult4, not '%s'", p), -1;
+    *order = (int)k, *tuple = (int)d;
+    return 0;
+}
+
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
 static int parse_group(suite *s, const field *f, int nf, char *err, size_t errlen)
@@ -179,7 +217,11 @@ static int parse_group(suite *s, const field *f, int nf, char *err, size_t errle
 static int parse_cases(suite *s, const field *f, int nf, char *err, size_t errlen)
 {
     static char dtypes[MAX_LIST][48], ops[MAX_LIST][48], dists[MAX_LIST][48], ns[MAX_LIST][48],
-        seeds[MAX_LIST][48], modes[MAX_LIST][48];
+        seeds[MAX_LIST][48], modes[MAX_LIST][48], orders[MAX_LIST][48], tuples[MAX_LIST][48],
+        preds[MAX_LIST][48];
+    int n7[3];
+    kind_t line_kind;
+    size_t line_section;
     const char *gid = get(f, nf, "group"), *variant = get(f, nf, "variant");
     int g = gid ? find_group(s, gid) : -1;
     if (g < 0) FAIL("cases need group=ID of a group defined above");
@@ -199,9 +241,14 @@ static int parse_cases(suite *s, const field *f, int nf, char *err, size_t errle
     if (get(f, nf, "emu_max") && cli_parse_size(get(f, nf, "emu_max"), &emu_max))
         FAIL("bad emu_max");
     if (strlen(tol) >= 32 || tol_depth(tol, 1) < 0) FAIL("bad tol '%s'", tol);
+    if (parse_kind(f, nf, &line_kind, &line_section, err, errlen) ||
+        parse_lab7_keys(f, nf, line_kind, orders, tuples, preds, n7, err, errlen))
+        return -1;
 
     for (int a = 0; a < nd; a++) for (int b = 0; b < no; b++) for (int c = 0; c < ndi; c++)
-    for (int d = 0; d < nn; d++) for (int e = 0; e < nsd; e++) for (int m = 0; m < nm; m++) {
+    for (int d = 0; d < nn; d++) for (int e = 0; e < nsd; e++) for (int m = 0; m < nm; m++)
+    for (int o7 = 0; o7 < n7[0]; o7++) for (int t7 = 0; t7 < n7[1]; t7++)
+    for (int p7 = 0; p7 < n7[2]; p7++) {
         if (s->ncases >= SUITE_MAX_CASES) FAIL("too many cases (at most %d)", SUITE_MAX_CASES);
         suite_case *k = &s->cases[s->ncases];
         memset(k, 0, sizeof *k);
@@ -220,7 +267,11 @@ static int parse_cases(suite *s, const field *f, int nf, char *err, size_t errle
         else if (strcmp(modes[m], "inclusive") != 0) FAIL("mode is inclusive or exclusive");
         k->emu_skip = emu_max && k->n > emu_max;
         if (parse_schedule(f, nf, k, err, errlen)) return -1;
-        if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
+        k->kind = line_kind;
+        k->section = line_section;
+        if (lab7_values(orders[o7], tuples[t7], preds[p7], &k->order, &k->tuple, &k->pred, err,
+                        errlen))
+            return -1;
         s->ncases++;
     }
     return 0;
@@ -243,6 +294,15 @@ static int parse_speed(suite *s, const field *f, int nf, char *err, size_t errle
     if (parse_double(get(f, nf, "points"), &k->points)) FAIL("speed needs points=N");
     k->exclusive = get(f, nf, "mode") && strcmp(get(f, nf, "mode"), "exclusive") == 0;
     if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
+    {
+        static char orders[MAX_LIST][48], tuples[MAX_LIST][48], preds[MAX_LIST][48];
+        int n7[3];
+        if (parse_lab7_keys(f, nf, k->kind, orders, tuples, preds, n7, err, errlen) ||
+            lab7_values(orders[0], tuples[0], preds[0], &k->order, &k->tuple, &k->pred, err, errlen))
+            return -1;
+        if (n7[0] > 1 || n7[1] > 1 || n7[2] > 1)
+            FAIL("a speed test takes one order, tuple and pred");
+    }
     s->nspeed++;
     return 0;
 }
