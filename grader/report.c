@@ -126,9 +126,14 @@ void print_report(const grade_run *g, FILE *f)
     for (int k = 0; k < s->nspeed; k++) {
         const suite_speed *sp = &s->speed[k];
         const speed_result *r = &g->speed[k];
-        fprintf(f, "\n== Speed: %s %s %s%s n=%zu (group %s must pass)\n", sp->variant,
-                dtype_name(sp->dtype), op_name(sp->op), sp->exclusive ? " exclusive" : "", sp->n,
-                s->groups[sp->group].id);
+        char what[48] = ""; /* lab 7's parameters */
+        if (sp->kind == KIND_DECODE)
+            snprintf(what, sizeof what, " order=%d tuple=%d", sp->order, sp->tuple);
+        else if (sp->kind == KIND_COMPACT)
+            snprintf(what, sizeof what, " keep=%s", pred_name(sp->pred));
+        fprintf(f, "\n== Speed: %s %s %s%s%s n=%zu (group %s must pass)\n", sp->variant,
+                dtype_name(sp->dtype), op_name(sp->op), sp->exclusive ? " exclusive" : "", what,
+                sp->n, s->groups[sp->group].id);
         if (r->verdict == V_PASS)
             fprintf(f, "  yours %.4f ms, reference %.4f ms: %.2fx the reference's time; "
                        "%.1f GB/s = %.2f of a device copy (%.1f GB/s)\n",
