@@ -390,7 +390,7 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
                "stored it)\n");
     if (r->guard_hit >= 0)
         printf("  OUT OF BOUNDS: the kernel wrote past the end of `out` (out[%zu + %ld])\n",
-               out_len_for(v->kind, o->n), r->guard_hit);
+               out_len_for(v->kind, o->n), r->guard_hit / (long)(dtype_size(o->dtype) / 4));
     if (!r->input_intact)
         printf("  note: the kernel modified its input array `in` (it should only read it)\n");
     if (!r->repeat_identical)
