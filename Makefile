@@ -228,13 +228,18 @@ endif
 # draws it (build/bench/labN.png).  On the emulator the times are CPU times.
 BENCH_SIZES ?= $(if $(filter gpu,$(BACKEND)),2^16 2^18 2^20 2^22 2^24 2^26 2^28,2^10 2^12 2^14 2^16)
 REPS ?= 20
+# Which variants (and options) make bench runs: every variant by default;
+# lab 7 adds its highest order and tuple size, the settings its goals name.
+BENCH_VARIANTS ?= $(BENCH_VARIANTS_$(LAB))
+BENCH_VARIANTS_lab7 := compact-3step,compact,decode,decode --order 8,decode --tuple 8
 BENCH_REF = $(if $(wildcard solutions),$(OUT)/ref/$(LAB),$(if $(and $(filter gpu,$(BACKEND)),$(wildcard refbin/$(LAB))),refbin/$(LAB)))
 bench:
 	@case " $(LABS) " in *" $(LAB) "*) ;; *) echo "usage: make bench LAB=labN (one of: $(LABS))" \
 	  "[BENCH_SIZES=\"2^20 2^24\"] [REPS=20]" >&2; exit 2;; esac
 	@$(MAKE) --no-print-directory $(LAB) $(if $(wildcard solutions),$(OUT)/ref/$(LAB))
 	$(PYTHON) common/tools/bench.py --yours $(OUT)/$(LAB) $(if $(BENCH_REF),--ref $(BENCH_REF)) \
-	  --sizes "$(BENCH_SIZES)" --reps $(REPS) -o $(BUILD)/bench/$(LAB).csv
+	  --sizes "$(BENCH_SIZES)" --reps $(REPS) $(if $(BENCH_VARIANTS),--variants "$(BENCH_VARIANTS)") \
+	  -o $(BUILD)/bench/$(LAB).csv
 plots:
 	@test -f $(BUILD)/bench/$(LAB).csv || { echo "make plots: run make bench LAB=$(or $(LAB),labN) first" >&2; exit 2; }
 	$(PYTHON) common/tools/plot_bench.py $(BUILD)/bench/$(LAB).csv -o $(BUILD)/bench/$(LAB).png --title $(LAB)

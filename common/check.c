@@ -12,7 +12,12 @@
 
 size_t out_len_for(kind_t kind, size_t n)
 {
-    return kind == KIND_REDUCE ? 1 : n;
+    return kind == KIND_REDUCE ? 1 : kind == KIND_COMPACT ? n + 1 : n;
+}
+
+size_t out_words_for(kind_t kind, size_t n, dtype_t dtype)
+{
+    return out_len_for(kind, n) * (dtype_size(dtype) / 4);
 }
 
 double gamma_k(int k)
@@ -254,6 +259,14 @@ static int int32_all_right(const check_spec *s, const int32_t *in, const int32_t
 
 void check_output(const check_spec *s, const void *in, const void *got, check_result *r)
 {
+    if (s->kind == KIND_COMPACT) {
+        check_compact(s, in, got, r);
+        return;
+    }
+    if (s->kind == KIND_DECODE) {
+        check_decode(s, in, got, r);
+        return;
+    }
     if (s->dtype == DT_INT32 && (s->op == OP_SUM || s->op == OP_MIN || s->op == OP_MAX) &&
         int32_all_right(s, (const int32_t *)in, (const int32_t *)got)) {
         memset(r, 0, sizeof *r);

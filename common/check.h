@@ -31,6 +31,9 @@ typedef struct {
     size_t section; /* KIND_SECTION_SCAN only */
     size_t n;
     int depth;      /* association depth k of the float error bound */
+    int order;      /* KIND_DECODE: order k (1..KIT_MAX_ORDER) */
+    int tuple;      /* KIND_DECODE: tuple size d (1..KIT_MAX_TUPLE) */
+    pred_t pred;    /* KIND_COMPACT: the predicate */
 } check_spec;
 
 typedef struct {
@@ -44,6 +47,8 @@ typedef struct {
 
 /* Number of output elements an operation writes for n inputs. */
 size_t out_len_for(kind_t kind, size_t n);
+/* The same in 32-bit words (the unit of poison, guard bands and raw files). */
+size_t out_words_for(kind_t kind, size_t n, dtype_t dtype);
 
 /* gamma_k = k u / (1 - k u), u = 2^-24: Higham's bound factor for float32. */
 double gamma_k(int k);
@@ -58,8 +63,14 @@ double gamma_k(int k);
  */
 int tol_depth(const char *spec, size_t n);
 
-/* Compare got[0..out_len) with the reference for in[0..n). */
+/* Compare got[0..out_len) with the reference for in[0..n).  For
+ * KIND_DECODE, `in` is the data before encoding: the expected output. */
 void check_output(const check_spec *spec, const void *in, const void *got, check_result *r);
+
+/* Lab 7's two kinds (check_apps.c; check_output calls them): exact, int32
+ * or int64.  A compaction must leave out[count..n) poisoned. */
+void check_compact(const check_spec *spec, const void *in, const void *got, check_result *r);
+void check_decode(const check_spec *spec, const void *in, const void *got, check_result *r);
 
 /* Fill `words` 32-bit words with w. */
 void fill_words(void *buf, size_t words, uint32_t w);

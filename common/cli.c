@@ -20,6 +20,9 @@ void cli_defaults(cli_opts *o)
     o->reps = 20;
     o->warmup = 3;
     o->timeout_s = 20.0;
+    o->order = 1;
+    o->tuple = 1;
+    o->pred = PRED_POSITIVE;
 }
 
 void cli_usage(FILE *f, const char *prog)
@@ -30,11 +33,14 @@ void cli_usage(FILE *f, const char *prog)
             "and times it next to a device-to-device copy of the same bytes.\n"
             "  -n, --size N         input elements: digits, 2^k or 2^k+d (default 2^20, max 2^30)\n"
             "  -s, --seed S         input seed (default 1)\n"
-            "  -t, --dtype T        int32 | float32 (default int32)\n"
+            "  -t, --dtype T        int32 | float32 | int64 (default int32)\n"
             "  -p, --op OP          sum | min | max (default sum)\n"
             "  -d, --dist D         small | ones | wide (default small)\n"
             "  -v, --variant NAME   kernel variant (default: the lab's main one; see --list)\n"
             "  -x, --exclusive      exclusive scan (scan labs)\n"
+            "      --order K        decode: order of the delta encoding, 1..8 (lab 7; default 1)\n"
+            "      --tuple D        decode: components per record, 1..8 (lab 7; default 1)\n"
+            "      --pred P         compaction keeps: positive (x > 0) | mult4 (x %% 4 == 0)\n"
             "  -r, --reps R         timed runs after warm-up (default 20; 0: check only)\n"
             "  -w, --warmup W       untimed runs before timing (default 3)\n"
             "      --timeout SEC    give up (exit 124) when a run takes longer (default 20)\n"
@@ -101,7 +107,7 @@ static int parse_int(const char *s, int max, int *out)
 
 enum opt_id { O_HELP, O_SIZE, O_SEED, O_DTYPE, O_OP, O_DIST, O_VARIANT, O_EXCL, O_REPS,
               O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET, O_VERIFY, O_CASES, O_PROGRESS,
-              O_NO_RAW, O_GRADED, O_EXACT };
+              O_NO_RAW, O_GRADED, O_EXACT, O_ORDER, O_TUPLE, O_PRED };
 
 static const struct {
     const char *lng, *shrt;
@@ -117,7 +123,9 @@ static const struct {
     {"--list", NULL, 0, O_LIST},       {"--quiet", "-q", 0, O_QUIET},
     {"--verify", NULL, 1, O_VERIFY},   {"--cases", NULL, 1, O_CASES},
     {"--progress", NULL, 1, O_PROGRESS}, {"--no-raw", NULL, 0, O_NO_RAW},
-    {"--graded", NULL, 0, O_GRADED},       {"--exact", NULL, 0, O_EXACT},
+    {"--graded", NULL, 0, O_GRADED},     {"--exact", NULL, 0, O_EXACT},
+    {"--order", NULL, 1, O_ORDER},       {"--tuple", NULL, 1, O_TUPLE},
+    {"--pred", NULL, 1, O_PRED},
 };
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return CLI_ERROR; } while (0)
@@ -162,7 +170,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errlen)
             break;
         }
         case O_DTYPE:
-            if (dtype_parse(v, &o->dtype)) FAIL("bad dtype '%s': int32 or float32", v);
+            if (dtype_parse(v, &o->dtype)) FAIL("bad dtype '%s': int32, float32 or int64", v);
             break;
         case O_OP:
             if (op_parse(v, &o->op)) FAIL("bad op '%s': sum, min or max", v);
@@ -214,6 +222,17 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errlen)
             break;
         case O_NO_RAW:
             o->no_raw = 1;
+            break;
+        case O_ORDER:
+            if (parse_int(v, KIT_MAX_ORDER, &o->order) || o->order < 1)
+                FAIL("bad order '%s': 1..%d", v, KIT_MAX_ORDER);
+            break;
+        case O_TUPLE:
+            if (parse_int(v, KIT_MAX_TUPLE, &o->tuple) || o->tuple < 1)
+                FAIL("bad tuple size '%s': 1..%d", v, KIT_MAX_TUPLE);
+            break;
+        case O_PRED:
+            if (pred_parse(v, &o->pred)) FAIL("bad predicate '%s': positive or mult4", v);
             break;
         case O_PROGRESS:
             if (!*v) FAIL("--progress needs a file");

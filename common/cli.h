@@ -22,6 +22,9 @@ typedef struct {
     op_t op;
     dist_t dist;
     int exclusive;
+    int order;           /* --order K: decode order (lab 7; default 1) */
+    int tuple;           /* --tuple D: decode tuple size (lab 7; default 1) */
+    pred_t pred;         /* --pred P: compaction predicate (lab 7; default positive) */
     const char *variant; /* NULL: the lab's default */
     int reps;            /* timed runs after warm-up; 0 = check only */
     int warmup;

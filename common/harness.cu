@@ -20,6 +20,7 @@
 #include "json.h"
 #include "lab.h"
 #include "prng.h"
+#include "reference.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -90,6 +91,24 @@ static void list_variants(FILE *f)
     }
 }
 
+/* Lab 7's kinds are integer-only (int32 or int64, wrapping), and only they
+ * take int64, --order, --tuple and --pred. */
+static int validate_lab7(const cli_opts *o, const lab_variant *v, char *err, size_t len)
+{
+    int lab7 = v->kind == KIND_COMPACT || v->kind == KIND_DECODE;
+    if (lab7 && o->dtype == DT_FLOAT32)
+        return snprintf(err, len, "%s takes int32 or int64, not float32", v->name), -1;
+    if (!lab7 && o->dtype == DT_INT64)
+        return snprintf(err, len, "int64 is for compactions and decodes (lab 7), and %s is a %s",
+                        v->name, kind_name(v->kind)), -1;
+    if (v->kind != KIND_DECODE && (o->order != 1 || o->tuple != 1))
+        return snprintf(err, len, "--order and --tuple apply to decodes, and %s is a %s", v->name,
+                        kind_name(v->kind)), -1;
+    if (lab7 && (o->op != OP_SUM || o->exclusive))
+        return snprintf(err, len, "%s takes neither --op nor --exclusive", v->name), -1;
+    return 0;
+}
+
 /* Refuse combinations the variant does not define, before touching the GPU. */
 static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t len)
 {
@@ -98,7 +117,7 @@ static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t l
                         v->name, v->max_n, o->n), -1;
     if (o->exclusive && v->kind == KIND_REDUCE)
         return snprintf(err, len, "--exclusive applies to scans, and %s is a reduction", v->name), -1;
-    return 0;
+    return validate_lab7(o, v, err, len);
 }
 
 /*
@@ -113,8 +132,9 @@ static int exact_buffers;
 static size_t device_guard(void) { return exact_buffers ? 0 : GUARD_ELEMS; }
 
 #ifdef __CUEMU__
-/* Allocate n + the guard band words on the device: `fill` over the first
- * n (nothing with --exact and no content), GUARD_WORD over the band. */
+/* Allocate n + the guard band words on the device: `fill` (or `content`)
+ * over the first n words (nothing with --exact and no content),
+ * GUARD_WORD over the band. */
 static void *device_fenced(size_t n, const void *content, uint32_t fill)
 {
     size_t words = n + device_guard();
@@ -153,6 +173,7 @@ __device__ static uint64_t dev_mix64(uint64_t z)
 
 __global__ static void gen_input_kernel(uint32_t *out, size_t n, int dtype, int dist, uint64_t seed)
 {
+    uint64_t *out64 = (uint64_t *)out; /* int64: all 64 bits of r when wide */
     const uint64_t golden = 0x9e3779b97f4a7c15ULL, base = dev_mix64(seed + golden);
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
@@ -169,7 +190,10 @@ __global__ static void gen_input_kernel(uint32_t *out, size_t n, int dtype, int 
             v = (int32_t)(uint32_t)(r >> 32);
             f = (float)((double)(r >> 40) * 0x1p-24 * 1.25 - 0.25);
         }
-        out[i] = dtype == DT_INT32 ? (uint32_t)v : __float_as_uint(f);
+        if (dtype == DT_INT64)
+            out64[i] = dist == DIST_WIDE ? r : (uint64_t)(int64_t)v;
+        else
+            out[i] = dtype == DT_INT32 ? (uint32_t)v : __float_as_uint(f);
     }
 }
 
@@ -180,14 +204,16 @@ __global__ static void fill_kernel(uint32_t *out, size_t n, uint32_t word)
         out[i] = word;
 }
 
-/* n + the guard band words on the device: the input of o (o not NULL) or
- * `fill` over the first n (nothing with --exact), GUARD_WORD over the band. */
+/* n + the guard band words on the device: the input of o (n / words per
+ * element of its elements) or `fill` over the first n (nothing with
+ * --exact), GUARD_WORD over the band. */
 static void *device_made(size_t n, const cli_opts *o, uint32_t fill)
 {
     uint32_t *dev;
     CUDA_CHECK(cudaMalloc(&dev, (n + device_guard()) * 4));
     if (n && o)
-        gen_input_kernel<<<1024, 256>>>(dev, n, o->dtype, o->dist, o->seed);
+        gen_input_kernel<<<1024, 256>>>(dev, n / (dtype_size(o->dtype) / 4), o->dtype, o->dist,
+                                        o->seed);
     else if (n && !exact_buffers)
         fill_kernel<<<1024, 256>>>(dev, n, fill);
     if (device_guard())
@@ -198,17 +224,65 @@ static void *device_made(size_t n, const cli_opts *o, uint32_t fill)
 }
 #endif
 
-/* The case's input (fenced) and poisoned output (fenced) on the device. */
-static void device_buffers(const cli_opts *o, size_t out_len, const void *in_host, job *j)
+/* ---- lab 7: the given encoder ------------------------------------------------
+ * Order-k delta encoding with stride d in one embarrassingly parallel pass:
+ * k differences in turn are e[i] = sum_j (-1)^j C(k, j) x[i - j d] (terms
+ * before the array are 0), computed in the unsigned type of the element's
+ * width so that it wraps.  reference.c encodes the other way (k passes), so
+ * the two check each other. */
+template <typename U>
+__global__ static void encode_kernel(const U *x, U *e, size_t n, int order, int tuple)
 {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        U acc = 0, binom = 1; /* C(order, j) */
+        for (int j = 0; j <= order && (size_t)j * tuple <= i; j++) {
+            U term = binom * x[i - (size_t)j * tuple];
+            acc = (j & 1) ? acc - term : acc + term;
+            binom = binom * (U)(order - j) / (U)(j + 1); /* exact: C(k, j+1) */
+        }
+        e[i] = acc;
+    }
+}
+
+/* Replace the device input x (n elements) by its encoding: the input a
+ * decode variant is given.  The buffer of x is freed. */
+static void *encode_on_device(void *x, const cli_opts *o, size_t words)
+{
+    void *e;
 #ifdef __CUEMU__
-    j->problem.in = device_fenced(o->n, in_host, 0);
-    j->problem.out = device_fenced(out_len, NULL, POISON_WORD);
+    e = device_fenced(words, NULL, 0);
+#else
+    e = device_made(words, NULL, 0);
+#endif
+    if (o->n && o->dtype == DT_INT64)
+        encode_kernel<uint64_t><<<1024, 256>>>((const uint64_t *)x, (uint64_t *)e, o->n, o->order,
+                                               o->tuple);
+    else if (o->n)
+        encode_kernel<uint32_t><<<1024, 256>>>((const uint32_t *)x, (uint32_t *)e, o->n, o->order,
+                                               o->tuple);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaFree(x));
+    return e;
+}
+
+/* The case's input (fenced; encoded for a decode) and poisoned output
+ * (fenced) on the device; all sizes in 32-bit words. */
+static void device_buffers(const cli_opts *o, kind_t kind, size_t out_words, const void *in_host,
+                           job *j)
+{
+    size_t in_words = o->n * (dtype_size(o->dtype) / 4);
+    void *in;
+#ifdef __CUEMU__
+    in = device_fenced(in_words, in_host, 0);
+    j->problem.out = device_fenced(out_words, NULL, POISON_WORD);
 #else
     (void)in_host;
-    j->problem.in = device_made(o->n, o, 0);
-    j->problem.out = device_made(out_len, NULL, POISON_WORD);
+    in = device_made(in_words, o, 0);
+    j->problem.out = device_made(out_words, NULL, POISON_WORD);
 #endif
+    j->problem.in = kind == KIND_DECODE ? encode_on_device(in, o, in_words) : in;
 }
 
 /* A device buffer of n elements and its guard band, on the host: always
@@ -284,6 +358,12 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
     jw_string(&w, "dist", dist_name(o->dist));
     jw_int(&w, "seed", (long long)o->seed);
     jw_bool(&w, "exclusive", o->exclusive);
+    if (v->kind == KIND_DECODE) {
+        jw_int(&w, "order", o->order);
+        jw_int(&w, "tuple", o->tuple);
+    }
+    if (v->kind == KIND_COMPACT)
+        jw_string(&w, "pred", pred_name(o->pred));
     jw_int(&w, "out_len", (long long)out_len);
     jw_int(&w, "guard", GUARD_ELEMS);
     jw_int(&w, "copies", copies);
@@ -316,8 +396,13 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
 static void print_report(const cli_opts *o, const lab_variant *v, const report *r)
 {
     int pass = r->check.ok && r->guard_hit < 0 && r->verify_failed == 0;
-    printf("%s %s %s %s n=%zu%s: self-check %s\n", LAB.name, v->name, dtype_name(o->dtype),
-           op_name(o->op), o->n, o->exclusive ? " exclusive" : "", pass ? "PASS" : "FAIL");
+    char what[64] = "";
+    if (v->kind == KIND_DECODE)
+        snprintf(what, sizeof what, " order=%d tuple=%d", o->order, o->tuple);
+    else if (v->kind == KIND_COMPACT)
+        snprintf(what, sizeof what, " keep=%s", pred_name(o->pred));
+    printf("%s %s %s %s n=%zu%s%s: self-check %s\n", LAB.name, v->name, dtype_name(o->dtype),
+           op_name(o->op), o->n, o->exclusive ? " exclusive" : "", what, pass ? "PASS" : "FAIL");
     if (!r->check.ok)
         printf("  %s\n", r->check.detail);
     if (!r->check.ok && r->check.unwritten)
@@ -325,7 +410,7 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
                "stored it)\n");
     if (r->guard_hit >= 0)
         printf("  OUT OF BOUNDS: the kernel wrote past the end of `out` (out[%zu + %ld])\n",
-               out_len_for(v->kind, o->n), r->guard_hit);
+               out_len_for(v->kind, o->n), r->guard_hit / (long)(dtype_size(o->dtype) / 4));
     if (!r->input_intact)
         printf("  note: the kernel modified its input array `in` (it should only read it)\n");
     if (!r->repeat_identical)
@@ -380,11 +465,11 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
                    report *r, void **copies)
 {
     const lab_variant *v = j->variant;
-    size_t out_len = out_len_for(v->kind, o->n);
+    size_t data_words = out_words_for(v->kind, o->n, o->dtype); /* without the band */
     watch("running the kernel");
     run_once(j);
     CUDA_CHECK(cudaDeviceSynchronize());
-    copies[0] = copy_back(j->problem.out, out_len);
+    copies[0] = copy_back(j->problem.out, data_words);
     int ncopies = 1;
 
     /* Timed runs, then the copy yardstick; the last result is kept too so a
@@ -392,9 +477,9 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     if (o->reps > 0) {
         watch("timing the kernel");
         r->kernel = time_runs(run_once, j, o->warmup, o->reps);
-        copies[1] = copy_back(j->problem.out, out_len);
+        copies[1] = copy_back(j->problem.out, data_words);
         ncopies = 2;
-        r->repeat_identical = memcmp(copies[0], copies[1], out_len * 4) == 0;
+        r->repeat_identical = memcmp(copies[0], copies[1], data_words * 4) == 0;
         watch("timing the device copy");
         r->copy = time_copy((size_t)(r->bytes / 2), o->warmup, o->reps);
         watch("timing CUB");
@@ -407,11 +492,11 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         watch("verifying repeated launches");
         run_once(j);
         CUDA_CHECK(cudaDeviceSynchronize());
-        void *again = copy_back(j->problem.out, out_len);
+        void *again = copy_back(j->problem.out, data_words);
         check_result cr;
         int bad;
-        if (o->dtype == DT_INT32) {
-            bad = memcmp(again, copies[0], out_len * 4) != 0;
+        if (o->dtype != DT_FLOAT32) {
+            bad = memcmp(again, copies[0], data_words * 4) != 0;
         } else {
             check_output(spec, in_host, again, &cr);
             bad = !cr.ok;
@@ -422,6 +507,24 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     }
     alarm(0);
     return ncopies;
+}
+
+/* Is the device input (copied back to `after`, guard band included) what
+ * the kernel was given: the data, or for a decode the data encoded? */
+static int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void *after,
+                           size_t words)
+{
+    const void *given = data;
+    void *encoded = NULL;
+    if (kind == KIND_DECODE && (encoded = malloc(words * 4 + 4)) != NULL) {
+        memcpy(encoded, data, words * 4);
+        ref_encode(encoded, o->n, o->dtype, o->order, o->tuple);
+        given = encoded;
+    }
+    int same = memcmp(after, given, words * 4) == 0 &&
+               first_changed_word((const uint32_t *)after + words, GUARD_ELEMS, GUARD_WORD) < 0;
+    free(encoded);
+    return same;
 }
 
 /* One case, start to end: input, launches, the harness's own check, the
@@ -445,7 +548,10 @@ static int run_case(const cli_opts *o, void *prog)
     snprintf(r.device, sizeof r.device, "%s", device_name);
 
     /* Input, fenced; output, poisoned and fenced. */
-    size_t out_len = out_len_for(v->kind, o->n), out_words = out_len + GUARD_ELEMS;
+    size_t esize = dtype_size(o->dtype), in_words = o->n * (esize / 4);
+    size_t out_len = out_len_for(v->kind, o->n);
+    size_t out_data_words = out_words_for(v->kind, o->n, o->dtype);
+    size_t out_words = out_data_words + GUARD_ELEMS;
     /* The host keeps a copy of the input only where it is used: for the
      * harness's own check, and on the emulator, where the host makes it. */
     int graded = o->graded && o->out;
@@ -453,7 +559,7 @@ static int run_case(const cli_opts *o, void *prog)
 #ifdef __CUEMU__
     host_input = 1;
 #endif
-    void *in_host = host_input ? malloc((o->n ? o->n : 1) * 4) : NULL;
+    void *in_host = host_input ? malloc((o->n ? o->n : 1) * esize) : NULL;
     if (host_input && !in_host) {
         fprintf(stderr, "out of host memory for %zu elements\n", o->n);
         exit(EXIT_CUDA_ERROR);
@@ -462,14 +568,18 @@ static int run_case(const cli_opts *o, void *prog)
         gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
     job j;
     j.variant = v;
-    device_buffers(o, out_len, in_host, &j);
+    device_buffers(o, v->kind, out_data_words, in_host, &j);
     j.problem.n = o->n;
     j.problem.dtype = o->dtype;
     j.problem.op = o->op;
     j.problem.exclusive = o->exclusive;
+    j.problem.order = o->order;
+    j.problem.tuple = o->tuple;
+    j.problem.pred = o->pred;
+    j.problem.count = v->kind == KIND_COMPACT ? (char *)j.problem.out + o->n * esize : NULL;
 
     check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
-                       tol_depth(v->tol, o->n)};
+                       tol_depth(v->tol, o->n), o->order, o->tuple, o->pred};
     void *copies[2];
     int ncopies = measure(o, &j, in_host, &spec, &r, copies);
 
@@ -478,11 +588,11 @@ static int run_case(const cli_opts *o, void *prog)
      * itself, and at 2^28 elements this check alone took seconds. */
     void *in_after = NULL;
     if (!graded) {
-        in_after = copy_back(j.problem.in, o->n);
-        r.input_intact = memcmp(in_after, in_host, o->n * 4) == 0 &&
-                         first_changed_word((uint32_t *)in_after + o->n, GUARD_ELEMS, GUARD_WORD) < 0;
+        in_after = copy_back(j.problem.in, in_words);
+        r.input_intact = input_unchanged(v->kind, o, in_host, in_after, in_words);
         check_output(&spec, in_host, copies[0], &r.check);
-        r.guard_hit = first_changed_word((uint32_t *)copies[0] + out_len, GUARD_ELEMS, GUARD_WORD);
+        r.guard_hit = first_changed_word((uint32_t *)copies[0] + out_data_words, GUARD_ELEMS,
+                                         GUARD_WORD);
     } else {
         r.check.ok = 1;
     }

@@ -12,11 +12,16 @@
 /* One problem instance, as the lab's host code sees it. */
 typedef struct {
     const void *in; /* device input: n elements of dtype */
-    void *out;      /* device output: 1 element (reduce) or n (scan); a guard band follows */
+    void *out;      /* device output: 1 element (reduce), n (scan, decode) or n + 1
+                       (compact: kept elements, then the count at out[n]); a guard band follows */
     size_t n;
     dtype_t dtype;
     op_t op;
     int exclusive;  /* scans: exclusive instead of inclusive */
+    int order;      /* KIND_DECODE: k prefix sums in turn (1..KIT_MAX_ORDER) */
+    int tuple;      /* KIND_DECODE: records of `tuple` interleaved components (1..KIT_MAX_TUPLE) */
+    pred_t pred;    /* KIND_COMPACT: which elements are kept */
+    void *count;    /* KIND_COMPACT: &out[n], where the number kept goes (element type) */
 } lab_problem;
 
 /* A kernel (or kernel sequence) the lab can run. */

@@ -28,8 +28,26 @@ int32_t prng_range(uint64_t seed, uint64_t index, int32_t lo, int32_t hi)
     return (int32_t)((int64_t)lo + (int64_t)r);
 }
 
+/* int64 (lab 7): ones, [-8, 8] as for int32, or all 2^64 values (wide). */
+static void gen_int64(int64_t *out, size_t n, dist_t dist, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = prng_u64(seed, i);
+        if (dist == DIST_ONES)
+            out[i] = 1;
+        else if (dist == DIST_SMALL)
+            out[i] = prng_range(seed, i, -8, 8);
+        else
+            memcpy(&out[i], &u, sizeof u);
+    }
+}
+
 void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed)
 {
+    if (dtype == DT_INT64) {
+        gen_int64((int64_t *)out, n, dist, seed);
+        return;
+    }
     gen_input_part(out, 0, n, dtype, dist, seed);
 }
 

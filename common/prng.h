@@ -26,7 +26,8 @@ int32_t prng_range(uint64_t seed, uint64_t index, int32_t lo, int32_t hi);
 void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed);
 
 /* Elements from .. to - 1 of the same array, into out[from .. to): the
- * generator is counter-based, so parts can be made in parallel. */
+ * generator is counter-based, so parts can be made in parallel.  4-byte
+ * types only (int32, float32); int64 arrays come from gen_input. */
 void gen_input_part(void *out, size_t from, size_t to, dtype_t dtype, dist_t dist, uint64_t seed);
 
 #ifdef __cplusplus

@@ -5,6 +5,7 @@
 #include "reference.h"
 
 #include <math.h>
+#include <string.h>
 
 int32_t identity_i32(op_t op)
 {
@@ -82,4 +83,49 @@ void ref_scan_f32(const float *in, size_t n, op_t op, int exclusive, size_t sect
             out[i] = acc;
         }
     }
+}
+
+int64_t int_at(const void *a, dtype_t dtype, size_t i)
+{
+    return dtype == DT_INT64 ? ((const int64_t *)a)[i] : (int64_t)((const int32_t *)a)[i];
+}
+
+/* One pass of stride-d differencing (sign -1) or summing (+1), wrapping:
+ * unsigned arithmetic of the element's width, so no overflow is undefined. */
+static void stride_pass(void *x, size_t n, dtype_t dtype, size_t d, int sign)
+{
+    if (dtype == DT_INT64) {
+        uint64_t *v = (uint64_t *)x;
+        if (sign < 0)
+            for (size_t i = n; i-- > d;) v[i] -= v[i - d];
+        else
+            for (size_t i = d; i < n; i++) v[i] += v[i - d];
+    } else {
+        uint32_t *v = (uint32_t *)x;
+        if (sign < 0)
+            for (size_t i = n; i-- > d;) v[i] -= v[i - d];
+        else
+            for (size_t i = d; i < n; i++) v[i] += v[i - d];
+    }
+}
+
+void ref_encode(void *x, size_t n, dtype_t dtype, int order, int tuple)
+{
+    for (int k = 0; k < order; k++)
+        stride_pass(x, n, dtype, (size_t)tuple, -1);
+}
+
+void ref_decode(void *x, size_t n, dtype_t dtype, int order, int tuple)
+{
+    for (int k = 0; k < order; k++)
+        stride_pass(x, n, dtype, (size_t)tuple, +1);
+}
+
+size_t ref_compact(const void *in, size_t n, dtype_t dtype, pred_t pred, void *out)
+{
+    size_t kept = 0, size = dtype_size(dtype);
+    for (size_t i = 0; i < n; i++)
+        if (pred_keep(pred, int_at(in, dtype, i)))
+            memcpy((char *)out + size * kept++, (const char *)in + size * i, size);
+    return kept;
 }

@@ -36,6 +36,23 @@ void ref_scan_i32(const int32_t *in, size_t n, op_t op, int exclusive, size_t se
 void ref_scan_f32(const float *in, size_t n, op_t op, int exclusive, size_t section,
                   double *out);
 
+/*
+ * Lab 7.  Delta encoding of order k with tuple size d, in place over n
+ * elements of an integer dtype (int32 or int64, wrapping): k times,
+ * x[i] -= x[i - d] for every i >= d, from the end down.  Decoding is its
+ * inverse: k times, x[i] += x[i - d] from the front up (k stride-d
+ * inclusive prefix sums).  ref_decode(ref_encode(x)) == x exactly.
+ */
+void ref_encode(void *x, size_t n, dtype_t dtype, int order, int tuple);
+void ref_decode(void *x, size_t n, dtype_t dtype, int order, int tuple);
+
+/* Copy the elements of in[0..n) that satisfy pred to out, in order;
+ * return how many (a stable stream compaction). */
+size_t ref_compact(const void *in, size_t n, dtype_t dtype, pred_t pred, void *out);
+
+/* Element i of an int32 or int64 array, widened. */
+int64_t int_at(const void *a, dtype_t dtype, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

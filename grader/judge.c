@@ -198,7 +198,8 @@ static int same_case(const suite_case *a, const suite_case *b)
 {
     return a->kind == b->kind && a->dtype == b->dtype && a->op == b->op &&
            a->exclusive == b->exclusive && a->section == b->section && a->n == b->n &&
-           a->dist == b->dist && a->seed == b->seed && strcmp(a->tol, b->tol) == 0;
+           a->dist == b->dist && a->seed == b->seed && strcmp(a->tol, b->tol) == 0 &&
+           a->order == b->order && a->tuple == b->tuple && a->pred == b->pred;
 }
 
 /* Copy `got` (len words) is already known right: the same words as the
@@ -224,13 +225,13 @@ static void remember_verified(const suite_case *c, const uint32_t *got, size_t l
 /* Check one copy of the output; the input is generated on first need. */
 static void check_copy(const suite_case *c, const uint32_t *got, void **in, check_result *r)
 {
-    size_t out_len = out_len_for(c->kind, c->n);
+    size_t out_len = out_words_for(c->kind, c->n, c->dtype);
     memset(r, 0, sizeof *r);
     r->ok = 1;
     if (known_right(c, got, out_len))
         return;
     if (!*in) {
-        *in = malloc((c->n ? c->n : 1) * 4);
+        *in = malloc((c->n ? c->n : 1) * dtype_size(c->dtype));
         if (!*in) {
             r->ok = 0;
             snprintf(r->detail, sizeof r->detail, "the grader is out of memory");
@@ -239,7 +240,7 @@ static void check_copy(const suite_case *c, const uint32_t *got, void **in, chec
         regen_input(*in, c->n, c->dtype, c->dist, c->seed);
     }
     check_spec spec = {c->kind, c->dtype, c->op, c->exclusive, c->section, c->n,
-                       tol_depth(c->tol, c->n)};
+                       tol_depth(c->tol, c->n), c->order, c->tuple, c->pred};
     check_output(&spec, *in, got, r);
     if (r->ok)
         remember_verified(c, got, out_len);
@@ -276,7 +277,7 @@ static uint32_t *map_raw(const char *bin_path, size_t words, int *copies, long *
 /* Judge the raw output file against the reference. */
 static void judge_output(const suite_case *c, const char *bin_path, test_result *t)
 {
-    size_t out_len = out_len_for(c->kind, c->n), words = out_len + GUARD_ELEMS;
+    size_t out_len = out_words_for(c->kind, c->n, c->dtype), words = out_len + GUARD_ELEMS;
     int copies;
     long size;
     uint32_t *got = map_raw(bin_path, words, &copies, &size);
@@ -300,7 +301,8 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
         t->verdict = V_OUT_OF_BOUNDS;
         snprintf(t->detail, sizeof t->detail,
                  "wrote past the end of `out` (out has %zu elements; out[%zu] was changed)",
-                 out_len, out_len + (size_t)guard);
+                 out_len_for(c->kind, c->n),
+                 out_len_for(c->kind, c->n) + (size_t)guard / (dtype_size(c->dtype) / 4));
     } else if (!r.ok) {
         t->verdict = r.unwritten ? V_UNWRITTEN : V_WRONG;
         snprintf(t->detail, sizeof t->detail, "%s%s", r.detail,
@@ -344,6 +346,15 @@ void case_command(const run_plan *plan, const suite_case *c, const char *prefix,
     cmd->argv[a++] = "--op"; cmd->argv[a++] = op_name(c->op);
     cmd->argv[a++] = "--dist"; cmd->argv[a++] = dist_name(c->dist);
     if (c->exclusive) cmd->argv[a++] = "--exclusive";
+    if (c->kind == KIND_DECODE) { /* (lab 7; other kinds keep their commands as they were) */
+        snprintf(cmd->order, sizeof cmd->order, "%d", c->order);
+        snprintf(cmd->tuple, sizeof cmd->tuple, "%d", c->tuple);
+        cmd->argv[a++] = "--order"; cmd->argv[a++] = cmd->order;
+        cmd->argv[a++] = "--tuple"; cmd->argv[a++] = cmd->tuple;
+    }
+    if (c->kind == KIND_COMPACT) {
+        cmd->argv[a++] = "--pred"; cmd->argv[a++] = pred_name(c->pred);
+    }
     cmd->argv[a++] = "--reps"; cmd->argv[a++] = cmd->reps;
     cmd->argv[a++] = "--warmup"; cmd->argv[a++] = cmd->warmup;
     cmd->argv[a++] = "--timeout"; cmd->argv[a++] = cmd->timeout;
@@ -400,7 +411,7 @@ size_t case_max_file(const suite_case *c)
 {
     /* The run may write its result (two copies of the output) and a log:
      * a little more than that, and no more. */
-    return 3ULL * (out_len_for(c->kind, c->n) + GUARD_ELEMS) * 4 + (16ULL << 20);
+    return 3ULL * (out_words_for(c->kind, c->n, c->dtype) + GUARD_ELEMS) * 4 + (16ULL << 20);
 }
 
 void judge_ending(const run_plan *plan, const suite_case *c, const run_status *st,

@@ -52,7 +52,7 @@ int program_argv(const run_plan *plan, const suite_case *c, char **argv);
 
 /* The lab binary's options for case c, results to PREFIX.json/.bin. */
 typedef struct {
-    char n[32], seed[32], reps[16], warmup[16], timeout[32], prefix[1200];
+    char n[32], seed[32], reps[16], warmup[16], timeout[32], prefix[1200], order[8], tuple[8];
     const char *argv[42];
     int argc;
 } case_cmd;

@@ -264,6 +264,9 @@ static void speed_case(const suite_speed *sp, suite_case *c)
     c->n = sp->n;
     c->seed = 7;
     c->exclusive = sp->exclusive;
+    c->order = sp->order;
+    c->tuple = sp->tuple;
+    c->pred = sp->pred;
     snprintf(c->tol, sizeof c->tol, "n");
 }
 

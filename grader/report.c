@@ -105,6 +105,10 @@ static void case_label(const suite_case *c, int index, char *buf, size_t len)
     int used = snprintf(buf, len, "%s %s%s %s %s n=%zu seed=%llu", c->variant,
                         c->exclusive ? "excl " : "", dtype_name(c->dtype), op_name(c->op),
                         dist_name(c->dist), c->n, (unsigned long long)c->seed);
+    if (c->kind == KIND_DECODE && used > 0 && (size_t)used < len)
+        used += snprintf(buf + used, len - (size_t)used, " order=%d tuple=%d", c->order, c->tuple);
+    else if (c->kind == KIND_COMPACT && used > 0 && (size_t)used < len)
+        used += snprintf(buf + used, len - (size_t)used, " keep=%s", pred_name(c->pred));
     if (c->schedule[0] && used > 0 && (size_t)used < len)
         snprintf(buf + used, len - (size_t)used, " [emu %s]", c->schedule);
 }
@@ -207,9 +211,14 @@ void print_report(const grade_run *g, FILE *f)
     for (int k = 0; k < s->nspeed; k++) {
         const suite_speed *sp = &s->speed[k];
         const speed_result *r = &g->speed[k];
-        fprintf(f, "\n== Speed: %s %s %s%s n=%zu (group %s must pass)\n", sp->variant,
-                dtype_name(sp->dtype), op_name(sp->op), sp->exclusive ? " exclusive" : "", sp->n,
-                s->groups[sp->group].id);
+        char what[48] = ""; /* lab 7's parameters */
+        if (sp->kind == KIND_DECODE)
+            snprintf(what, sizeof what, " order=%d tuple=%d", sp->order, sp->tuple);
+        else if (sp->kind == KIND_COMPACT)
+            snprintf(what, sizeof what, " keep=%s", pred_name(sp->pred));
+        fprintf(f, "\n== Speed: %s %s %s%s%s n=%zu (group %s must pass)\n", sp->variant,
+                dtype_name(sp->dtype), op_name(sp->op), sp->exclusive ? " exclusive" : "", what,
+                sp->n, s->groups[sp->group].id);
         if (r->verdict == V_PASS)
             fprintf(f, "  yours %.4f ms, reference %.4f ms: %.2fx the reference's time; "
                        "%.1f GB/s = %.2f of a device copy (%.1f GB/s)\n",

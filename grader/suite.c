@@ -199,6 +199,37 @@ static int parse_kind(const field *f, int nf, kind_t *kind, size_t *section, cha
     return 0;
 }
 
+/*
+ * Lab 7's keys: order=K and tuple=D (decodes, 1..8 each) and pred=NAME
+ * (compactions), lists on a cases line.  A key the kind does not take is
+ * an error, not ignored.
+ */
+static int lab7_keys_fit(const field *f, int nf, kind_t kind, char *err, size_t errlen)
+{
+    if ((get(f, nf, "order") || get(f, nf, "tuple")) && kind != KIND_DECODE)
+        return snprintf(err, errlen, "order= and tuple= go with kind=decode"), -1;
+    if (get(f, nf, "pred") && kind != KIND_COMPACT)
+        return snprintf(err, errlen, "pred= goes with kind=compact"), -1;
+    return 0;
+}
+
+/* One order, tuple size and predicate from their names; -1 (err) if bad. */
+static int lab7_values(const char *o, const char *t, const char *p, int *order, int *tuple,
+                       pred_t *pred, char *err, size_t errlen)
+{
+    char *end;
+    long k = strtol(o, &end, 10), d;
+    if (*end || k < 1 || k > KIT_MAX_ORDER)
+        return snprintf(err, errlen, "order is 1..%d, not '%s'", KIT_MAX_ORDER, o), -1;
+    d = strtol(t, &end, 10);
+    if (*end || d < 1 || d > KIT_MAX_TUPLE)
+        return snprintf(err, errlen, "tuple is 1..%d, not '%s'", KIT_MAX_TUPLE, t), -1;
+    if (pred_parse(p, pred))
+        return snprintf(err, errlen, "pred is positive or mult4, not '%s'", p), -1;
+    *order = (int)k, *tuple = (int)d;
+    return 0;
+}
+
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
 #define HIDDEN_ONLY "hidden groups and cases go in grader/suites/" SUITE_HIDDEN_DIR \
@@ -271,17 +302,19 @@ static int cases_head(parse_ctx *p, const field *f, int nf, cases_common *c, cha
 }
 
 /* The lists of a cases line, one array per field. */
+enum { L_DTYPE, L_OP, L_DIST, L_N, L_SEED, L_ORDER, L_TUPLE, L_PRED, L_MODE, L_COUNT };
 typedef struct {
-    char v[6][MAX_LIST][48];
-    int n[6];
+    char v[L_COUNT][MAX_LIST][48];
+    int n[L_COUNT];
 } cases_lists;
-enum { L_DTYPE, L_OP, L_DIST, L_N, L_SEED, L_MODE };
 
 static int cases_lists_of(const field *f, int nf, cases_lists *l, char *err, size_t errlen)
 {
-    static const char *keys[6] = {"dtype", "op", "dist", "n", "seeds", "mode"};
-    static const char *defs[6] = {"int32", "sum", "small", "", "1", "inclusive"};
-    for (int i = 0; i < 6; i++)
+    static const char *keys[L_COUNT] = {"dtype", "op",    "dist",  "n",   "seeds",
+                                        "order", "tuple", "pred",  "mode"};
+    static const char *defs[L_COUNT] = {"int32", "sum", "small",    "", "1",
+                                        "1",     "1",   "positive", "inclusive"};
+    for (int i = 0; i < L_COUNT; i++)
         if ((l->n[i] = list_of(f, nf, keys[i], defs[i], l->v[i], err, errlen)) < 0)
             return -1;
     return 0;
@@ -310,23 +343,32 @@ static int one_case(suite *s, const cases_common *c, const cases_lists *l, const
     k->emu_skip = c->emu_max && k->n > c->emu_max;
     if (parse_schedule(f, nf, k, err, errlen)) return -1;
     if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
+    if (k->dtype == DT_INT64 && k->kind != KIND_COMPACT && k->kind != KIND_DECODE)
+        FAIL("dtype=int64 goes with kind=compact or kind=decode (lab 7)");
+    if (k->dtype == DT_FLOAT32 && (k->kind == KIND_COMPACT || k->kind == KIND_DECODE))
+        FAIL("kind=compact and kind=decode take integer dtypes (int32, int64)");
+    if (lab7_keys_fit(f, nf, k->kind, err, errlen) ||
+        lab7_values(l->v[L_ORDER][ix[L_ORDER]], l->v[L_TUPLE][ix[L_TUPLE]],
+                    l->v[L_PRED][ix[L_PRED]], &k->order, &k->tuple, &k->pred, err, errlen))
+        return -1;
     s->ncases++;
     return 0;
 }
 
-/* A cases line: the cartesian product of dtype x op x dist x n x seed x mode
- * (mode innermost). */
+/* A cases line: the cartesian product of dtype x op x dist x n x seed x
+ * order x tuple x pred x mode (mode innermost). */
 static int parse_cases(parse_ctx *p, const field *f, int nf, char *err, size_t errlen)
 {
     static cases_lists l;
     cases_common c;
-    int ix[6] = {0}, total = 1;
+    int ix[L_COUNT] = {0}, total = 1;
     if (cases_head(p, f, nf, &c, err, errlen) || cases_lists_of(f, nf, &l, err, errlen))
         return -1;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < L_COUNT; i++)
         total *= l.n[i];
+    if (total > SUITE_MAX_CASES) FAIL("too many cases (at most %d)", SUITE_MAX_CASES);
     for (int done = 0; done < total; done++) {
-        for (int i = 5, rest = done; i >= 0; rest /= l.n[i], i--)
+        for (int i = L_COUNT - 1, rest = done; i >= 0; rest /= l.n[i], i--)
             ix[i] = rest % l.n[i];
         if (one_case(p->s, &c, &l, ix, f, nf, err, errlen))
             return -1;
@@ -356,6 +398,11 @@ static int parse_speed(parse_ctx *p, const field *f, int nf, char *err, size_t e
         FAIL("mode is inclusive or exclusive, not '%s'", mode);
     k->exclusive = strcmp(mode, "exclusive") == 0;
     if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
+    const char *order = get(f, nf, "order"), *tuple = get(f, nf, "tuple"), *pred = get(f, nf, "pred");
+    if (lab7_keys_fit(f, nf, k->kind, err, errlen) ||
+        lab7_values(order ? order : "1", tuple ? tuple : "1", pred ? pred : "positive", &k->order,
+                    &k->tuple, &k->pred, err, errlen))
+        return -1;
     s->nspeed++;
     return 0;
 }

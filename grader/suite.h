@@ -41,6 +41,8 @@ typedef struct {
     size_t n;
     uint64_t seed;
     int exclusive;
+    int order, tuple;       /* decodes (lab 7): order k and tuple size d, else 1 */
+    pred_t pred;            /* compactions (lab 7): the predicate */
     char tol[32];           /* float association depth spec (check.h) */
     int emu_skip;           /* too large for the emulator: run only on a GPU */
     char schedule[24];      /* run on the CPU emulator with this CUEMU_SCHEDULE, even
@@ -60,6 +62,8 @@ typedef struct {
     op_t op;
     dtype_t dtype;
     int exclusive;
+    int order, tuple;       /* decodes (lab 7) */
+    pred_t pred;            /* compactions (lab 7) */
     size_t n;
     double points;
 } suite_speed;

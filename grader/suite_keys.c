@@ -9,15 +9,17 @@
 
 typedef struct {
     const char *directive;
-    const char *keys[16];
+    const char *keys[24]; /* NULL-terminated: room for the longest list (cases) */
 } directive_keys;
 
 static const directive_keys table[] = {
     {"lab", {"dir", "files", "variants", "forbid", "emu_memory"}},
     {"group", {"id", "points", "title", "hint", "visibility"}},
     {"cases", {"group", "variant", "kind", "section", "dtype", "op", "dist", "n", "seeds",
-               "mode", "tol", "emu_max", "visibility", "schedule", "threads"}},
-    {"speed", {"group", "variant", "kind", "section", "dtype", "op", "n", "mode", "points"}},
+               "mode", "tol", "emu_max", "visibility", "schedule", "threads", "order", "tuple",
+               "pred"}},
+    {"speed", {"group", "variant", "kind", "section", "dtype", "op", "n", "mode", "points",
+               "order", "tuple", "pred"}},
     {"sanitize", {"tools", "penalty", "max_n"}},
 };
 

@@ -11,7 +11,7 @@
 
 static check_spec spec(kind_t kind, dtype_t t, op_t op, size_t n)
 {
-    check_spec s = {kind, t, op, 0, 0, n, tol_depth("log2n", n)};
+    check_spec s = {kind, t, op, 0, 0, n, tol_depth("log2n", n), 1, 1, PRED_POSITIVE};
     return s;
 }
 

@@ -73,7 +73,7 @@ Test(cli, errors_say_what_is_wrong)
     cr_assert_eq(PARSE(&o, err, "-n", "-5"), CLI_ERROR);
     cr_assert_eq(PARSE(&o, err, "-n", "2^31"), CLI_ERROR);
     cr_assert_eq(PARSE(&o, err, "-t", "double"), CLI_ERROR);
-    cr_assert(strstr(err, "int32 or float32"), "%s", err);
+    cr_assert(strstr(err, "int32, float32 or int64"), "%s", err);
     cr_assert_eq(PARSE(&o, err, "--op", "prod"), CLI_ERROR);
     cr_assert_eq(PARSE(&o, err, "-r", "-1"), CLI_ERROR);
     cr_assert_eq(PARSE(&o, err, "--timeout", "0"), CLI_ERROR);

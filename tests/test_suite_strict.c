@@ -44,7 +44,8 @@ Test(strict, unknown_variant_operator_type_value)
             "unknown variant 'tree' (the lab line declares: single-block, hierarchical)");
     refused("speed group=g variant=tree n=2^20 points=5\n", "unknown variant 'tree'");
     refused("cases group=g variant=hierarchical n=1 op=sum,prod\n", "bad op 'prod'");
-    refused("cases group=g variant=hierarchical n=1 dtype=int64\n", "bad dtype 'int64'");
+    refused("cases group=g variant=hierarchical n=1 dtype=int64\n", "int64 goes with kind=compact");
+    refused("cases group=g variant=hierarchical n=1 dtype=int16\n", "bad dtype 'int16'");
     refused("cases group=g variant=hierarchical n=1 dist=gauss\n", "bad dist 'gauss'");
     refused("cases group=g variant=hierarchical n=1 seeds=-1\n", "bad seed '-1'");
     refused("cases group=g variant=hierarchical n=1 seeds=1,,2\n", "seeds: an empty item");

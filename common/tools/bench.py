@@ -4,6 +4,10 @@
 usage: bench.py --yours BIN [--ref BIN] [--sizes "2^16 2^18 ..."] [--reps R]
                 [--variants a,b] [--dtype int32] -o OUT.csv
 
+A --variants entry may carry options for the binary after the name
+("decode --order 8"): lab 7's orders and tuple sizes.  The row's variant
+is then the whole entry, so each setting is a line of its own in the plot.
+
 For every variant the binary lists (--list; demonstrations that can
 deadlock are left out unless named) and every size, runs the binary with
 --reps R after 3 warm-up runs and reads the result file the harness writes:
@@ -18,6 +22,7 @@ import csv
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -49,13 +54,16 @@ def variants_of(binary):
     return found
 
 
-def run_one(binary, variant, n, dtype, reps, timeout):
-    """One timed run; a dict of the CSV fields (status 'ok' or why not)."""
-    row = {"variant": variant, "n": n, "dtype": dtype}
+def run_one(binary, entry, n, dtype, reps, timeout):
+    """One timed run of a --variants entry (name, then any options); a dict
+    of the CSV fields (status 'ok' or why not)."""
+    row = {"variant": entry, "n": n, "dtype": dtype}
+    words = shlex.split(entry)
     with tempfile.TemporaryDirectory() as tmp:
         prefix = os.path.join(tmp, "run")
-        cmd = [binary, "--variant", variant, "-n", str(n), "--dtype", dtype, "--reps",
+        cmd = [binary, "--variant", words[0], "-n", str(n), "--dtype", dtype, "--reps",
                str(reps), "--warmup", "3", "--out", prefix, "--quiet", "--timeout", str(timeout)]
+        cmd += words[1:]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30)
         except subprocess.TimeoutExpired:
@@ -84,8 +92,9 @@ def main():
     ap.add_argument("--ref", help="the reference binary, for comparison")
     ap.add_argument("--sizes", default="2^16 2^18 2^20 2^22 2^24 2^26 2^28")
     ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--variants", help="comma-separated (default: every variant listed)")
-    ap.add_argument("--dtype", default="int32", choices=["int32", "float32"])
+    ap.add_argument("--variants", help="comma-separated, each a name and any options "
+                    "(default: every variant listed)")
+    ap.add_argument("--dtype", default="int32", choices=["int32", "float32", "int64"])
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
@@ -100,8 +109,8 @@ def main():
             ap.error("%s is not an executable (build it first)" % b)
     listed = variants_of(args.yours)
     if args.variants:
-        names = args.variants.split(",")
-        unknown = [v for v in names if v not in dict(listed)]
+        names = [v.strip() for v in args.variants.split(",") if v.strip()]
+        unknown = [v for v in names if shlex.split(v)[0] not in dict(listed)]
         if unknown:
             ap.error("unknown variant(s) %s; the binary lists %s"
                      % (", ".join(unknown), ", ".join(v for v, _ in listed)))
