@@ -20,9 +20,13 @@ mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
 export PATH=$PATH:/usr/local/cuda/bin
 id; nvidia-smi -L; ls -l /dev/nvidia* 2>&1 | head -12
-make -s -j8 grader batch prebuild build/tests/test_fsview >/dev/null || { echo "FAIL build"; exit 1; }
+make -s -j8 grader batch prebuild >/dev/null || { echo "FAIL build"; exit 1; }
 echo "=== 1. unit tests of the view"
-build/tests/test_fsview --verbose 2>&1 | tee "$OUT/test_fsview.txt" | grep -E "SKIP|FAIL|Synthesis"
+if [ -f /usr/include/criterion/criterion.h ] && make -s build/tests/test_fsview >/dev/null; then
+    build/tests/test_fsview --verbose 2>&1 | tee "$OUT/test_fsview.txt" | grep -E "SKIP|FAIL|Synthesis"
+else
+    echo "SKIPPED: Criterion is not installed here (make deps); parts 2-6 still run"
+fi
 echo "=== 2. every solution, with speed, inside the view"
 for d in solutions/lab*-*; do
     lab=$(basename "$d" | cut -d- -f1)
