@@ -38,7 +38,7 @@ GRADE_SANDBOX_SIMULATE_FAILURE=1 ./grade lab1 --submission $sub --no-speed --san
 GRADE_SANDBOX_SIMULATE_FAILURE=1 GRADE_SANDBOX=unsandboxed ./grade lab1 --submission $sub \
     --no-speed >"$tmp/v.log" 2>&1 || no "GRADE_SANDBOX=unsandboxed: exit $?"
 for f in u v; do
-    grep -q "TOTAL 80.0 / 100.0" "$tmp/$f.log" || no "unsandboxed ($f): not graded: $(tail -3 "$tmp/$f.log")"
+    grep -q "TOTAL 80.0 / 80.0" "$tmp/$f.log" || no "unsandboxed ($f): not graded: $(tail -3 "$tmp/$f.log")"
     grep -q "$warn" "$tmp/$f.log" || no "unsandboxed ($f): the report does not say it was not isolated"
 done
 
@@ -53,7 +53,7 @@ GRADE_SANDBOX=maybe ./grade lab1 >"$tmp/c.log" 2>&1; rc=$?
 if grep -q "cannot isolate" "$tmp/ok.log"; then
     echo "sandbox: namespaces unavailable here; the isolated grading itself is not checked ($(grep cannot "$tmp/ok.log"))"
 else
-    [ $rc = 0 ] && grep -q "TOTAL 80.0 / 100.0" "$tmp/ok.log" || no "--sandbox refuse where it works: exit $rc"
+    [ $rc = 0 ] && grep -q "TOTAL 80.0 / 80.0" "$tmp/ok.log" || no "--sandbox refuse where it works: exit $rc"
     grep -q "$warn" "$tmp/ok.log" && no "isolated grading reported as not isolated"
 fi
 [ $fail = 0 ] && echo "ok   sandbox: refuses plainly by default, grades when told unsandboxed and says so"
