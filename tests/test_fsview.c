@@ -209,11 +209,35 @@ Test(fsview, the_gpu_answers_inside_the_view)
     cr_assert_str_eq(out, outside, "inside: %s, outside: %s", out, outside);
 }
 
+/* Can nobody read the kit at all?  Not when it lies below a folder only
+ * root may enter (a fresh clone in a mktemp -d folder, mode 0700): then the
+ * grader stays root and says why, and the tests of the switch to nobody
+ * cannot run here (SKIPPED, not passed). */
+static int nobody_reads_kit(void)
+{
+    struct passwd *pw = getpwnam("nobody");
+    char makefile[1200];
+    snprintf(makefile, sizeof makefile, "%s/Makefile", top);
+    if (!pw)
+        return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgid(pw->pw_gid) || setuid(pw->pw_uid))
+            _exit(2);
+        _exit(access(makefile, R_OK) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 Test(fsview, as_root_the_program_runs_as_nobody_inside_the_view)
 {
     if (geteuid() != 0)
         cr_skip_test("needs root (the grader drops to another user only as root)");
     need_namespaces();
+    if (!nobody_reads_kit())
+        cr_skip_test("user nobody cannot read the kit here (a parent folder is closed to it)");
     sandbox sb;
     char why[300], out[2000], cmd[1000];
     sandbox_defaults(&sb, home);
@@ -238,6 +262,8 @@ Test(fsview, without_root_a_user_namespace_gives_the_same_view)
     if (geteuid() != 0)
         cr_skip_test("run as root, it becomes nobody to test the unprivileged path");
     need_namespaces();
+    if (!nobody_reads_kit())
+        cr_skip_test("user nobody cannot read the kit here (a parent folder is closed to it)");
     struct passwd *pw = getpwnam("nobody");
     cr_assert_not_null(pw);
     pid_t pid = fork();
