@@ -34,6 +34,11 @@ cp -r grader/suites "$kit/grader/suites"
 suite="$kit/grader/suites/lab1.suite"
 cp "$suite" "$tmp/lab1.suite.orig"
 sol=solutions/lab1-reduce-naive
+# This kit is assembled from symbolic links to the real one, which the
+# grader's filesystem view does not follow (a known gap: a kit must be a
+# real folder to be sandboxed).  Isolation itself is tested by
+# tests/test_fsview.c and tests/sandbox.sh; here, what is graded.
+export GRADE_SANDBOX=unsandboxed
 batch() { TMPDIR="$tmp/t" KIT_TOP="$kit" "$top/build/batch" "$@"; }
 grade() { TMPDIR="$tmp/t" KIT_TOP="$kit" "$top/build/grader" "$@"; }
 
