@@ -44,7 +44,7 @@ void sandbox_defaults(sandbox *sb, const char *home)
 }
 
 /* Can uid:gid read the kit?  Ask a child that has become that user. */
-static int user_can_read(uid_t uid, gid_t gid, const char *path)
+int sandbox_user_can_read(int uid, int gid, const char *path)
 {
     pid_t pid = fork();
     if (pid == 0) {
@@ -78,7 +78,7 @@ int sandbox_pick_user(const char *top, int *uid, int *gid, char *why, size_t len
         long v = strtol(own, &end, 10);
         if (*end || v < 1 || v > 0x7ffffffe)
             snprintf(why, len, "ignored GRADE_SANDBOX_UID='%s' (not a uid)", own);
-        else if (user_can_read((uid_t)v, pw->pw_gid, makefile) != 0)
+        else if (sandbox_user_can_read((int)v, (int)pw->pw_gid, makefile) != 0)
             snprintf(why, len, "uid %ld cannot be used or cannot read %s; nobody instead", v,
                      makefile);
         else {
@@ -87,7 +87,7 @@ int sandbox_pick_user(const char *top, int *uid, int *gid, char *why, size_t len
             return 0;
         }
     }
-    if (user_can_read(pw->pw_uid, pw->pw_gid, makefile) != 0) {
+    if (sandbox_user_can_read((int)pw->pw_uid, (int)pw->pw_gid, makefile) != 0) {
         size_t used = strlen(why);
         snprintf(why + used, len - used, "%suser nobody cannot read %s", used ? "; " : "",
                  makefile);

@@ -41,6 +41,10 @@ void sandbox_defaults(sandbox *sb, const char *home);
  */
 int sandbox_pick_user(const char *top, int *uid, int *gid, char *why, size_t len);
 
+/* Can uid:gid read path?  Asked of a child that has become that user (root
+ * only); 0 yes, -1 no or unknown. */
+int sandbox_user_can_read(int uid, int gid, const char *path);
+
 /* In the child, just before exec.  Returns 0, or -1 with the reason in why
  * (with a view, nothing may be run then: the view could not be built).
  * GRADE_SANDBOX_SIMULATE_FAILURE=1 in the environment makes a view fail as
