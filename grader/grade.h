@@ -48,6 +48,8 @@ typedef struct {
     int sanitize;            /* asked for */
     char sanitize_why[256];  /* why nothing was sanitized, or "" */
     suite_case san_case[SUITE_MAX_GROUPS];
+    suite_case san_small[SUITE_MAX_GROUPS]; /* the group's smallest case, or n = 0 */
+    unsigned char san_on_small[SUITE_MAX_GROUPS][SAN_TOOL_COUNT]; /* the finding was there */
     test_result san[SUITE_MAX_GROUPS][SAN_TOOL_COUNT];
     double san_taken[SUITE_MAX_GROUPS]; /* points taken off for findings */
     double group_points[SUITE_MAX_GROUPS];

@@ -489,8 +489,31 @@ static void run_correctness(grade_run *g, const run_plan *plan, int emu_unavaila
         fprintf(stderr, "\r%40s\r", "");
 }
 
+/* One tool over group i: its largest case, then, if that was clean, its
+ * smallest (sanitize_pick_small says why both). */
+static void sanitize_group_tool(grade_run *g, int i, int t, const char *tool,
+                                const run_plan *plan)
+{
+    test_result *r = &g->san[i][t];
+    gpu_lock_shared();
+    sanitize_case(tool, 1 << t, plan, 4.0, &g->san_case[i], r);
+    gpu_unlock();
+    g->san_on_small[i][t] = 0;
+    if (r->verdict != V_PASS || g->san_small[i].n == 0)
+        return;
+    test_result small;
+    memset(&small, 0, sizeof small);
+    gpu_lock_shared();
+    sanitize_case(tool, 1 << t, plan, 4.0, &g->san_small[i], &small);
+    gpu_unlock();
+    if (small.verdict != V_PASS) {
+        *r = small;
+        g->san_on_small[i][t] = 1;
+    }
+}
+
 /*
- * --sanitize: each tool the suite names over one case of each group.  Only
+ * --sanitize: each tool the suite names over two cases of each group.  Only
  * on a GPU: the emulator has its own checks, always on.  The tools slow a
  * kernel down 10-100x, hence the small case and the longer limit.
  */
@@ -520,6 +543,8 @@ static void run_sanitizers(grade_run *g, const run_plan *plan, int progress)
             total += (s->sanitize.tools >> t) & 1;
     for (int i = 0; i < s->ngroups; i++) {
         int have = sanitize_pick_case(s, i, &g->san_case[i]) == 0, hangs = 0;
+        if (!have || sanitize_pick_small(s, i, &g->san_case[i], &g->san_small[i]) != 0)
+            g->san_small[i].n = 0;
         for (int c = 0; c < s->ncases; c++)
             hangs |= s->cases[c].group == i && g->tests[c].verdict == V_TIMEOUT;
         for (int t = 0; t < SAN_TOOL_COUNT; t++) {
@@ -535,9 +560,7 @@ static void run_sanitizers(grade_run *g, const run_plan *plan, int progress)
                                : "the group has no case to run it on");
                 continue;
             }
-            gpu_lock_shared();
-            sanitize_case(tool, 1 << t, plan, 4.0, &g->san_case[i], r);
-            gpu_unlock();
+            sanitize_group_tool(g, i, t, tool, plan);
             if (progress)
                 fprintf(stderr, "\rgrade: sanitizer run %d/%d", ++runs, total);
         }

@@ -118,13 +118,14 @@ static void print_sanitized(const grade_run *g, int i, FILE *f)
 {
     if (!sanitized(g))
         return; /* (a failed build sets sanitize_why) */
-    char label[160] = "a hidden test";
-    if (g->san_case[i].visibility == VIS_VISIBLE)
-        case_label(&g->san_case[i], i, label, sizeof label);
     for (int t = 0; t < SAN_TOOL_COUNT; t++) {
         const test_result *r = &g->san[i][t];
         if (!tool_asked(g->s, t))
             continue;
+        const suite_case *c = g->san_on_small[i][t] ? &g->san_small[i] : &g->san_case[i];
+        char label[160] = "a hidden test";
+        if (c->visibility == VIS_VISIBLE)
+            case_label(c, i, label, sizeof label);
         char name[40];
         snprintf(name, sizeof name, "%s", sanitize_tool_name(1 << t));
         fprintf(f, "  %-13s %-52s\n", r->verdict == V_PASS ? "CLEAN" : verdict_name(r->verdict),

@@ -1,6 +1,7 @@
 /*
  * sanitize.h - `./grade --sanitize`: compute-sanitizer's memcheck,
- * racecheck, synccheck and initcheck on one small case of each test group,
+ * racecheck, synccheck and initcheck on two cases of each test group (its largest
+ * n, clamped and made ragged, and its smallest),
  * on a GPU, with buffers of exactly the input's size (harness --exact).
  * A finding costs the group the suite's penalty (suite.h) and is reported
  * with the tool's own message.
@@ -21,6 +22,14 @@ const char *sanitize_tool_name(int tool);
  * tie); its n clamped, and made odd (ragged: the last section partial).  Returns 0 and fills *out, or -1 when the group has none.
  */
 int sanitize_pick_case(const suite *s, int g, suite_case *out);
+
+/*
+ * The second case of group g, run by a tool that found nothing in the
+ * first: the group's smallest n >= 2 below large->n (no emulator
+ * schedule), unclamped and as written.  0 and *out, or -1 when there is
+ * none.
+ */
+int sanitize_pick_small(const suite *s, int g, const suite_case *large, suite_case *out);
 
 /*
  * compute-sanitizer's path: $COMPUTE_SANITIZER, else $CUDA_HOME/bin, else

@@ -101,6 +101,23 @@ Test(sanitize, picks_the_largest_case_clamped)
     cr_assert_eq(sanitize_pick_case(&s, 2, &c), -1); /* a group with only emulator cases */
 }
 
+/* The second case: the smallest n >= 2 below the first (n = 1 has no
+ * bound to cross, emulator cases are not run), none where the group has
+ * only one size. */
+Test(sanitize, picks_the_smallest_case_too)
+{
+    static suite s;
+    char err[200];
+    cr_assert_eq(suite_parse(suite_text, &s, err, sizeof err), 0, "%s", err);
+    suite_case large, small;
+    cr_assert_eq(sanitize_pick_case(&s, 0, &large), 0);
+    cr_assert_eq(sanitize_pick_small(&s, 0, &large, &small), 0);
+    cr_assert_eq(small.n, 1000);             /* not 1, and as written (not made odd) */
+    cr_assert_eq(small.schedule[0], '\0');
+    cr_assert_eq(sanitize_pick_case(&s, 1, &large), 0);
+    cr_assert_eq(sanitize_pick_small(&s, 1, &large, &small), -1); /* n=5 only */
+}
+
 Test(sanitize, directive)
 {
     static suite s;
@@ -278,18 +295,24 @@ Test(sanitize, report_shows_the_tool_message_and_the_points)
             g.san[i][t].verdict = V_PASS;
     }
     g.san[1][1].verdict = V_SANITIZER;
+    g.san[0][0].verdict = V_SANITIZER; /* found on group a's small case */
+    snprintf(g.san[0][0].detail, sizeof g.san[0][0].detail, "Invalid __global__ read of size 4");
+    cr_assert_eq(sanitize_pick_small(&s, 0, &g.san_case[0], &g.san_small[0]), 0);
+    g.san_on_small[0][0] = 1;
     snprintf(g.san[1][1].detail, sizeof g.san[1][1].detail,
              "Error: Race reported between Write access at k+0x10 in x.cu:9");
     tally(&g);
     FILE *f = open_memstream(&text, &len);
     print_report(&g, f);
     fclose(f);
-    cr_assert(strstr(text, "CLEAN         memcheck"), "%s", text);
+    cr_assert(strstr(text, "CLEAN         memcheck"), "%s", text); /* group b's */
     cr_assert(strstr(text, "SANITIZER     racecheck"), "%s", text);
     cr_assert(strstr(text, "racecheck on w int32 sum small n=5 seed=1: Error: Race reported"),
               "%s", text);
     cr_assert(strstr(text, "15.0 / 20.0 points (5.0 taken off for sanitizer findings)"), "%s",
               text);
+    cr_assert(strstr(text, "memcheck on v int32 sum small n=1000 seed=1: Invalid __global__"),
+              "%s", text);
     free(text);
 
     /* on the emulator: said once, nothing taken */
