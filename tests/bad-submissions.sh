@@ -103,9 +103,9 @@ blockidx-order|lab6|s/ticket = atomicAdd(next_tile, 1u);/ticket = blockIdx.x;/|E
 macro-include|lab3|1{s,^.*$,#define S(x) #x\n#include S(KITTOP/solutions/lab3-scan-kogge-stone/scan.cu),;q}|BUILD FAILED|zero
 reads-the-kit|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <stdlib.h>\n#include <unistd.h>/; s/const T identity = Op::identity();/const T identity = Op::identity(); if (access("KITTOP\/solutions", F_OK) + access("KITTOP\/grader\/suites", F_OK) > -2) abort();/|PASS|full
 no-state-reset|lab6|s/CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, 0));//|EMU-ERROR;RACE;WRONG|notfull
-unstable-compaction|lab7|s/    U next = at\[0\];/    U next = at[0] + kept[0];/; s/out\[next++\] = x\[i\];/out[--next] = x[i];/|kept elements go to out\[\] in input order|partial
-write-past-count|lab7|s/        \*count = sm.before\[0\] + sm.aggregate\[0\];/        *count = sm.before[0] + sm.aggregate[0];\n    if (id == 0 \&\& threadIdx.x == 0)\n        out[n - 1] = x[0];/|is past the kept elements and was written|partial
-shared-order-carries|lab7|/lv\.[a-z]* += (size_t)level/d|WRONG  *decode int[0-9]* sum [a-z]* n=[0-9]* seed=[0-9]* order=[2-8] tuple=1 |partial
-blockidx-tiles|lab7|s/sm.id = atomicAdd(st.next_tile, 1u);/sm.id = blockIdx.x;/|EMU-ERROR  *compact-3step int32 sum small n=300007 seed=3 keep=positive \[emu reverse\]|partial
+unstable-compaction|lab7|s/            buf\[pad(at++)\] = x\[i\];/            buf[pad(2 * lanes_before.v[0][0] + kept.v[0][0] - 1 - at)] = x[i], at++;/|kept elements go to out\[\] in input order|partial
+write-past-count|lab7|s/        \*count = (U)((size_t)warp_start + in_warp);/        *count = (U)((size_t)warp_start + in_warp);\n    if (id == 0 \&\& threadIdx.x == 0)\n        out[n - 1] = x[0];/|is past the kept elements and was written|partial
+shared-order-carries|lab7|s/            x\[i\] += in.v\[j\]\[i\];/            x[i] += in.v[0][i];/|WRONG  *decode int[0-9]* sum [a-z]* n=[0-9]* seed=[0-9]* order=[2-8] tuple=1 |partial
+blockidx-tiles|lab7|s/\*id = atomicAdd(st.next_tile, 1u);/*id = blockIdx.x;/|EMU-ERROR  *compact-3step int32 sum small n=300007 seed=3 keep=positive \[emu reverse\]|partial
 CASES
 exit $fail

@@ -9,11 +9,14 @@
  *      input order.  First in three steps (flags, a scan of the flags,
  *      scatter), then in one pass where the look-back carries counts.
  *   2. Higher-order prefix sums: an order-k delta encoding is undone by k
- *      prefix sums in turn.  In one pass over memory, each tile carries k
- *      running carries, one per order, through k look-backs.
+ *      prefix sums in turn.  In one pass over memory: a thread runs the k
+ *      sums over its own elements in registers, and what crosses from one
+ *      thread, warp or tile to the next is a state of k carries, one per
+ *      order, combined by a small linear rule (section 4 of the handout).
  *   3. Tuple prefix sums: records of d interleaved components (x0 y0 x1
- *      y1 ...) are decoded per component, without reordering memory; the
- *      carries become vectors of d values, one per component.
+ *      y1 ...) are decoded per component, without reordering memory; every
+ *      run of elements a thread holds is a whole number of records, so the
+ *      component of a thread's element i is simply i % d.
  *
  * Every sum is in the unsigned type of the element's width, so int32 and
  * int64 data wrap the way the encoder wrapped them, and a round trip gives
@@ -29,49 +32,240 @@
 #include "lab.h"
 
 /*
- * Tuning shape (the algorithm does not depend on it).  A thread holds ITEMS
- * consecutive elements in registers: at least KIT_MAX_TUPLE of them, so
- * every component of a record appears in each thread's run.  The tile
- * passes through shared memory on the way in and out, so that global loads
- * and stores stay coalesced; 4096 elements keep an int64 tile (32 KiB)
- * within the 48 KiB of static shared memory.
+ * Tuning shape (the algorithm does not depend on it; everything below is
+ * derived from these two).  A thread holds a run of RUN_BYTES of
+ * consecutive elements in registers: 32 int32 or 16 int64, cut down to a
+ * whole number of d-records.  8 warps, so an int32 tile of plain sums is
+ * 8192 elements, lab 6's measured best.
  */
 #ifndef TILE_THREADS
 #define TILE_THREADS 256 /* 8 warps */
 #endif
-#ifndef ITEMS
-#define ITEMS 16 /* elements per thread */
+#ifndef RUN_BYTES
+#define RUN_BYTES 128
 #endif
 #define WARPS (TILE_THREADS / 32)
-#define TILE (TILE_THREADS * ITEMS) /* elements per tile: 4096 */
 #define FULL_MASK 0xffffffffu
-static_assert(ITEMS >= KIT_MAX_TUPLE, "a thread's run must hold a whole record");
+#define KMAX KIT_MAX_ORDER /* orders a state holds at most */
 
-/* Shared-memory index of tile element j: one word of padding every 32, so a
- * thread reading its ITEMS consecutive elements meets no bank conflict with
- * its neighbours. */
-#define PAD(j) ((j) + (j) / 32)
+/* The shape of one (element type, tuple size) pair. */
+template <typename U, int D> struct shape {
+    static constexpr int R = (RUN_BYTES / (int)sizeof(U)) / D * D; /* a thread's run */
+    static constexpr int L = R / D;                                 /* per component */
+    static constexpr int SLICE = 32 * R;                            /* a warp's elements */
+    static constexpr int TILE = WARPS * SLICE;                      /* a block's elements */
+};
 
-/* ---- tile state: one status word and two vectors per tile and order ------------- */
+/* Shared-memory index of slice element j: one word of padding every 32,
+ * so 32 lanes reading their runs (lane l at l * R + i) hit 32 banks. */
+__device__ __forceinline__ unsigned int pad(unsigned int j) { return j + j / 32; }
+#define PADDED(n) ((n) + (n) / 32)
 
-/* X: nothing published; A: the tile's aggregate; P: its inclusive prefix. */
-enum { STATUS_X = 0, STATUS_A = 1, STATUS_P = 2 };
+/* ---- the carry algebra: a state of k carries, moved along by L elements ---- */
 
 /*
- * Device memory every launch shares, zeroed before each launch.  A
- * descriptor is now a vector (one value per tuple component), so it no
- * longer fits lab 6's single 64-bit word: the values go to agg[] and inc[]
- * first, a fence orders them, and the status word is published after.  A
- * reader that sees status A or P reads agg[] or inc[], which are written
- * once and never change afterwards.
+ * A state is what a decoder must know at a point of the data: for each
+ * order j (0-based) and component c, the running value s[j][c] of the
+ * (j+1)-th prefix sum there.  Running k prefix sums in turn over L more
+ * elements of a component, starting from state s, ends in
+ *     s'[j] = sum over e = 0..j of B_L[e] * s[j - e]  +  a[j]
+ * where a is what the same L elements give from a zero state, and
+ * B_L[e] = C(L - 1 + e, e) (handout section 4.3).  So a span of data acts
+ * on a state as (B_L, a), and two spans one after the other compose:
+ * B_{L1+L2} = B_L1 * B_L2 as polynomials, a = B_L2 * a1 + a2.
  */
-template <typename U> struct tile_state {
-    unsigned int *next_tile;    /* ticket counter for dynamic tile ids */
-    volatile unsigned int *status; /* [order][tile] */
-    volatile U *agg;            /* [order][tile][component]: the tile's own sums */
-    volatile U *inc;            /* [order][tile][component]: sums up to and with the tile */
-    size_t tiles;               /* tiles of this launch */
+template <typename U> struct binomials {
+    U c[12][KMAX]; /* B for the lengths below, per component */
 };
+/* Which length each row of binomials is for (L: a thread's run per component). */
+enum {
+    B_LANES = 0,  /* rows 0-4: 1, 2, 4, 8, 16 runs (the warp scan's steps, a lane's offset) */
+    B_SLICE = 5,  /* a warp's slice: 32 runs */
+    B_TILES = 6,  /* rows 6-10: 1, 2, 4, 8, 16 tiles (a look-back window's offsets) */
+    B_WINDOW = 11 /* 32 tiles: one whole look-back window */
+};
+
+/* A state (or a span's zero-state result): k x d values. */
+template <typename U, int K, int D> struct state {
+    U v[K][D];
+};
+
+template <typename U, int K, int D> __device__ __forceinline__ void clear(state<U, K, D> &s)
+{
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+        for (int c = 0; c < D; c++)
+            s.v[j][c] = 0;
+}
+
+/*
+ * Move state s along a span of length L (B = B_L) and add a: the rule
+ * above, for orders 0..order-1.  Orders past `order` are left alone.
+ */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> advance(const U *B, const state<U, K, D> &s,
+                                                  const state<U, K, D> &a, int order)
+{
+    state<U, K, D> r = a;
+    /* TODO BEGIN 6: for each order j < order (and j < K) and component c,
+     * r.v[j][c] = a.v[j][c] + sum over e = 0..j of B[e] * s.v[j - e][c].
+     * (B[0] is 1: order j keeps its own carry; the lower orders' carries
+     * have been summed into it e more times.)  Loops over j, e and c with
+     * compile-time bounds (K, D) and an `if (j < order)`, so that the
+     * arrays stay in registers. */
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        if (j >= order)
+            break;
+#pragma unroll
+        for (int e = 0; e <= j; e++)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+                r.v[j][c] += B[e] * s.v[j - e][c];
+    }
+    /* TODO END 6 */
+    return r;
+}
+
+/* Only the move: B_L applied to s (a zero). */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> shifted(const U *B, const state<U, K, D> &s, int order)
+{
+    state<U, K, D> zero;
+    clear(zero);
+    return advance(B, s, zero, order);
+}
+
+/* Every value of a state from lane `from` (a warp shuffle per value). */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> shfl_up(const state<U, K, D> &s, unsigned int delta,
+                                                  int order)
+{
+    state<U, K, D> r = s;
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        if (j < order)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+                r.v[j][c] = __shfl_up_sync(FULL_MASK, s.v[j][c], delta);
+    return r;
+}
+
+/* ---- a thread's run: the k prefix sums in registers ------------------------------ */
+
+/*
+ * Decode this thread's run x[] in place, starting from state `in`: k
+ * prefix sums of stride D, one after the other (component c is every
+ * D-th element, starting at x[c]).  Returns the state after the run.
+ */
+template <typename U, int K, int D, int R>
+__device__ __forceinline__ state<U, K, D> decode_run(U (&x)[R], const state<U, K, D> &in,
+                                                     int order)
+{
+    state<U, K, D> out = in;
+    /* TODO BEGIN 5: for each order j < order (and j < K): one prefix sum of
+     * stride D over x[], in place, that starts from the carry in.v[j][]:
+     * x[i] += in.v[j][i] for i < D, then x[i] += x[i - D].  After it, x[] holds this
+     * order's sums, which the next order sums again; out.v[j][c] is its
+     * last value of component c, x[R - D + c]. */
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        if (j >= order)
+            break;
+#pragma unroll
+        for (int i = 0; i < D; i++)
+            x[i] += in.v[j][i];
+#pragma unroll
+        for (int i = D; i < R; i++)
+            x[i] += x[i - D];
+#pragma unroll
+        for (int c = 0; c < D; c++)
+            out.v[j][c] = x[R - D + c];
+    }
+    /* TODO END 5 */
+    return out;
+}
+
+/* ---- tile state: descriptors of one 64-bit word per 32 bits of value ------------- */
+
+/* X: nothing published yet; A: the tile's aggregate; P: its inclusive
+ * prefix (the state after the tile). */
+enum { STATUS_X = 0, STATUS_A = 1, STATUS_P = 2 };
+typedef unsigned long long word;
+
+/*
+ * A tile's descriptor is a whole state, k x d values, too big for lab 6's
+ * single word.  Each 32 bits of it travel in a word of their own, with the
+ * status beside them, published by one atomic exchange (lab 6: the atomic
+ * is served in L2, where every poller reads).  A reader takes a tile's
+ * descriptor only when every word of it shows the same status, so it can
+ * never mix an aggregate with a prefix; no fence is needed, since no
+ * reader ever reads a value that is not in the word it judged.
+ */
+__device__ __forceinline__ word pack(unsigned int status, unsigned int bits)
+{
+    return ((word)status << 32) | bits;
+}
+__device__ __forceinline__ unsigned int status_of(word w) { return (unsigned int)(w >> 32); }
+
+/* Words per value: 1 for int32, 2 for int64 (low half first). */
+template <typename U> __device__ __forceinline__ constexpr int halves() { return sizeof(U) / 4; }
+
+struct tile_state {
+    unsigned int *next_tile; /* ticket counter for dynamic tile ids */
+    volatile word *desc;     /* [tile][words]: each tile's descriptor */
+    unsigned int words;      /* words per descriptor: order x d x halves */
+};
+
+/*
+ * Warp 0: publish state s of tile `id` with `status`.  Word w goes out from
+ * lane w % 32; all loops unrolled, so s stays in registers.
+ */
+template <typename U, int K, int D>
+__device__ void publish(tile_state st, unsigned int id, unsigned int status,
+                        const state<U, K, D> &s, int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    volatile word *d = st.desc + (size_t)id * st.words;
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        if (j < order)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+#pragma unroll
+                for (int h = 0; h < halves<U>(); h++) {
+                    const unsigned int w = (unsigned int)((j * D + c) * halves<U>() + h);
+                    if (w % 32 == lane)
+                        atomicExch((word *)&d[w], pack(status, (unsigned int)(s.v[j][c] >> (32 * h))));
+                }
+}
+
+/* Read tile `tile`'s descriptor into s; its status, or X while its words
+ * disagree (a publication in progress). */
+template <typename U, int K, int D>
+__device__ unsigned int read_descriptor(tile_state st, long tile, state<U, K, D> &s, int order)
+{
+    if (tile < 0) { /* before tile 0: the zero state, final */
+        clear(s);
+        return STATUS_P;
+    }
+    const volatile word *d = st.desc + (size_t)tile * st.words;
+    unsigned int status = status_of(d[0]), agree = 1;
+    clear(s);
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        if (j < order)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+#pragma unroll
+                for (int h = 0; h < halves<U>(); h++) {
+                    const word w = d[(j * D + c) * halves<U>() + h];
+                    agree &= status_of(w) == status;
+                    s.v[j][c] |= (U)(unsigned int)w << (32 * h);
+                }
+    return agree ? status : STATUS_X;
+}
 
 /* Longest pause between two polls, in nanoseconds (0: spin, as lab 6
  * measured fastest).  On the CPU emulator a poll always yields. */
@@ -93,160 +287,268 @@ __device__ __forceinline__ void back_off(unsigned int *ns)
 #endif
 }
 
-/* Shared memory of one block. */
-template <typename U> struct tile_smem {
-    U tile[PAD(TILE)];                 /* the tile on its way in and out */
-    U warp_sums[WARPS][KIT_MAX_TUPLE]; /* each warp's sums, per component */
-    U before[KIT_MAX_TUPLE];           /* everything before this tile, per component */
-    U aggregate[KIT_MAX_TUPLE];        /* this tile's own sums, per component */
-    unsigned int id;                   /* this block's tile */
+/*
+ * Warp 0 of tile `id`, after publishing its aggregate: lab 6's warp-
+ * parallel look-back, for states.  Lane k inspects predecessor end - k of
+ * each window of 32.  Once no X lies below the first P, lane k's state is
+ * moved along the k tiles between it and tile id (B for k tiles, from the
+ * binary digits of k) and the window is summed over the lanes; an older
+ * window is moved along the 32 tiles of each newer one.  Returns the state
+ * before tile id, in every lane.
+ */
+template <typename U, int K, int D>
+__device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomials<U> &bin,
+                                   int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> before;
+    clear(before);
+    U window[KMAX] = {1}; /* B for the tiles of the newer windows: none yet */
+    for (long end = (long)id - 1;; end -= 32) {
+        state<U, K, D> s;
+        unsigned int x, p, ns = 8;
+        for (;;) {
+            const unsigned int status = read_descriptor(st, end - (long)lane, s, order);
+            x = __ballot_sync(FULL_MASK, status == STATUS_X);
+            p = __ballot_sync(FULL_MASK, status == STATUS_P);
+            const unsigned int first_p = p ? __ffs(p) - 1 : 32;
+            if ((first_p == 32 ? x : x & ((2u << first_p) - 1)) == 0)
+                break;
+            back_off(&ns);
+        }
+        const unsigned int last = p ? __ffs(p) - 1 : 31;
+        if (lane > last)
+            clear(s);
+#pragma unroll
+        for (int b = 0; b < 5; b++)
+            if ((lane >> b) & 1)
+                s = shifted(bin.c[B_TILES + b], s, order);
+#pragma unroll
+        for (int j = 0; j < K; j++)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+#pragma unroll
+                for (unsigned int offset = 16; offset > 0; offset /= 2)
+                    s.v[j][c] += __shfl_xor_sync(FULL_MASK, s.v[j][c], offset);
+        before = advance(window, s, before, order);
+        if (p)
+            break;
+        /* the next window is 32 tiles further back: window *= B_32tiles */
+        U next[KMAX] = {0};
+#pragma unroll
+        for (int j = 0; j < K; j++)
+#pragma unroll
+            for (int e = 0; e <= j; e++)
+                next[j] += bin.c[B_WINDOW][e] * window[j - e];
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            window[j] = next[j];
+    }
+    return before;
+}
+
+/* ---- the block: warps, then tiles ------------------------------------------------ */
+
+/* The states that cross from warp to warp, in shared memory. */
+template <typename U, int K, int D> struct warp_states {
+    state<U, K, D> total[WARPS];  /* each warp's slice from a zero state */
+    state<U, K, D> before[WARPS]; /* the state where each warp's slice starts */
 };
+
+/* Shared memory of one block: each warp's slice of elements E on its way
+ * in and out, and the warps' states (of type U: E itself when decoding,
+ * counts when compacting). */
+template <typename E, typename U, int K, int D> struct tile_smem {
+    E slice[WARPS][PADDED((shape<E, D>::SLICE))];
+    warp_states<U, K, D> warps;
+    unsigned int id; /* this block's tile */
+};
+
+/* Tiles in the order blocks start (lab 6, stage 1): a tile's predecessors
+ * always belong to running blocks, so no look-back can wait forever. */
+__device__ unsigned int take_tile(unsigned int *id, tile_state st)
+{
+    if (threadIdx.x == 0)
+        *id = atomicAdd(st.next_tile, 1u);
+    __syncthreads();
+    return *id;
+}
+
+/* The 16-byte vector of an element type, for loads and stores of slices. */
+template <typename U> struct vec16;
+template <> struct vec16<unsigned int> { typedef uint4 type; };
+template <> struct vec16<unsigned long long> { typedef ulonglong2 type; };
+
+/*
+ * This warp's slice of tile `id` from global memory into its shared
+ * buffer, coalesced (16-byte vectors where the whole slice exists and is
+ * aligned); 0 past the end of the data.
+ */
+template <typename U, int D>
+__device__ void load_slice(U *buf, const U *in, size_t n, unsigned int id, bool aligned)
+{
+    typedef shape<U, D> S;
+    typedef typename vec16<U>::type V;
+    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const size_t first = (size_t)id * S::TILE + (size_t)warp * S::SLICE;
+    if (aligned && first + S::SLICE <= n) {
+        constexpr int PER = 16 / sizeof(U), VECS = S::SLICE / PER;
+        const V *src = reinterpret_cast<const V *>(in + first);
+#pragma unroll
+        for (int q = lane; q < VECS; q += 32) {
+            const V v = src[q];
+            U e[PER];
+            memcpy(e, &v, sizeof v);
+#pragma unroll
+            for (int k = 0; k < PER; k++)
+                buf[pad(q * PER + k)] = e[k];
+        }
+    } else {
+        for (unsigned int j = lane; j < S::SLICE; j += 32)
+            buf[pad(j)] = first + j < n ? in[first + j] : U(0);
+    }
+    __syncwarp();
+}
+
+/* The reverse, for the elements that exist. */
+template <typename U, int D>
+__device__ void store_slice(const U *buf, U *out, size_t n, unsigned int id, bool aligned)
+{
+    typedef shape<U, D> S;
+    typedef typename vec16<U>::type V;
+    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const size_t first = (size_t)id * S::TILE + (size_t)warp * S::SLICE;
+    __syncwarp();
+    if (aligned && first + S::SLICE <= n) {
+        constexpr int PER = 16 / sizeof(U), VECS = S::SLICE / PER;
+        V *dst = reinterpret_cast<V *>(out + first);
+#pragma unroll
+        for (int q = lane; q < VECS; q += 32) {
+            U e[PER];
+#pragma unroll
+            for (int k = 0; k < PER; k++)
+                e[k] = buf[pad(q * PER + k)];
+            V v;
+            memcpy(&v, e, sizeof v);
+            dst[q] = v;
+        }
+    } else {
+        for (unsigned int j = lane; j < S::SLICE; j += 32)
+            if (first + j < n)
+                out[first + j] = buf[pad(j)];
+    }
+}
+
+/* This lane's run from / into the warp's shared buffer. */
+template <typename U, int R> __device__ void read_run(const U *buf, U (&x)[R])
+{
+    const unsigned int base = (threadIdx.x % 32) * R;
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        x[i] = buf[pad(base + i)];
+}
+template <typename U, int R> __device__ void write_run(U *buf, const U (&x)[R])
+{
+    const unsigned int base = (threadIdx.x % 32) * R;
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        buf[pad(base + i)] = x[i];
+}
+
+/*
+ * Each lane brings `mine`, its run's result from a zero state, and gets
+ * back the result of the lanes before it (a zero state for lane 0); the
+ * warp's total goes to ws.total.  An inclusive warp scan in which
+ * combining moves the lower lanes' result along the higher lanes' runs
+ * (at step `offset`, a lane's own span is `offset` runs: B row b).
+ */
+template <typename U, int K, int D>
+__device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binomials<U> &bin,
+                                           state<U, K, D> mine, int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> before; /* what the lanes below this one give */
+    clear(before);
+    /* TODO BEGIN 7: for b = 0..4 (offset = 1 << b): below = shfl_up(mine,
+     * offset, order); lanes with lane >= offset set mine = advance(bin.c[B_LANES
+     * + b], below, mine, order): the lower span moved along this lane's
+     * span, plus this lane's.  Then lane 31 stores the warp's total in
+     * ws.total[warp], and every lane returns the inclusive result of
+     * the lane below it (shfl_up by 1; lane 0 returns a cleared state). */
+#pragma unroll
+    for (int b = 0; b < 5; b++) {
+        const unsigned int offset = 1u << b;
+        const state<U, K, D> below = shfl_up(mine, offset, order);
+        if (lane >= offset)
+            mine = advance(bin.c[B_LANES + b], below, mine, order);
+    }
+    if (lane == 31)
+        ws.total[threadIdx.x / 32] = mine;
+    before = shfl_up(mine, 1, order);
+    if (lane == 0)
+        clear(before);
+    /* TODO END 7 */
+    return before;
+}
+
+/*
+ * Warp 0, once every warp's total is in shared memory: the tile's own
+ * result (warps chained from a zero state), published at once as A; the
+ * state before the tile (look-back); the state where each warp's slice
+ * starts, into ws.before; the tile's inclusive state, published as P.
+ */
+template <typename U, int K, int D>
+__device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned int id,
+                            const binomials<U> &bin, int order)
+{
+    state<U, K, D> s;
+    clear(s);
+    for (int w = 0; w < WARPS; w++)
+        s = advance(bin.c[B_SLICE], s, ws.total[w], order);
+    publish(st, id, id == 0 ? STATUS_P : STATUS_A, s, order);
+    if (id == 0)
+        clear(s);
+    else
+        s = lookback<U, K, D>(st, id, bin, order);
+    for (int w = 0; w < WARPS; w++) {
+        if (threadIdx.x == 0)
+            ws.before[w] = s;
+        s = advance(bin.c[B_SLICE], s, ws.total[w], order);
+    }
+    if (id != 0)
+        publish(st, id, STATUS_P, s, order);
+}
+
+/*
+ * The state where this thread's run starts: its warp's starting state
+ * moved along the runs of the lanes before it (B for `lane` runs, from the
+ * binary digits of lane), plus what those runs give (`lanes_before`).
+ */
+template <typename U, int K, int D>
+__device__ state<U, K, D> run_start(const warp_states<U, K, D> &ws, const binomials<U> &bin,
+                                    const state<U, K, D> &lanes_before, int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> s = ws.before[threadIdx.x / 32];
+#pragma unroll
+    for (int b = 0; b < 5; b++)
+        if ((lane >> b) & 1)
+            s = shifted(bin.c[B_LANES + b], s, order);
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+        for (int c = 0; c < D; c++)
+            s.v[j][c] += lanes_before.v[j][c];
+    return s;
+}
+
+/* ---- stage 1: stream compaction -------------------------------------------------- */
 
 /* An element's bits read as the signed integer they are (the predicate's view). */
 template <typename U> __device__ __forceinline__ int64_t as_signed(U x)
 {
     return sizeof(U) == 4 ? (int64_t)(int32_t)x : (int64_t)x;
 }
-
-/* ---- given: tickets, the tile through shared memory, the look-back ------------- */
-
-/* Tiles in the order blocks start (lab 6, stage 1): a tile's predecessors
- * always belong to running blocks, so no look-back can wait forever. */
-template <typename U> __device__ unsigned int take_tile(tile_smem<U> &sm, tile_state<U> st)
-{
-    if (threadIdx.x == 0)
-        sm.id = atomicAdd(st.next_tile, 1u);
-    __syncthreads();
-    return sm.id;
-}
-
-/* Load tile `id` coalesced into shared memory, then this thread's ITEMS
- * consecutive elements into x[] (0 past the end: it changes no sum). */
-template <typename U>
-__device__ void load_tile(tile_smem<U> &sm, const U *in, size_t n, unsigned int id, U (&x)[ITEMS])
-{
-    const size_t base = (size_t)id * TILE;
-    for (unsigned int r = 0; r < ITEMS; r++) {
-        const unsigned int j = r * TILE_THREADS + threadIdx.x;
-        sm.tile[PAD(j)] = base + j < n ? in[base + j] : U(0);
-    }
-    __syncthreads();
-#pragma unroll
-    for (unsigned int i = 0; i < ITEMS; i++)
-        x[i] = sm.tile[PAD(threadIdx.x * ITEMS + i)];
-}
-
-/* The reverse: x[] into shared memory, then coalesced stores of the tile.
- * (Each thread overwrites only the elements it read itself.) */
-template <typename U>
-__device__ void store_tile(tile_smem<U> &sm, U *out, size_t n, unsigned int id, const U (&x)[ITEMS])
-{
-    const size_t base = (size_t)id * TILE;
-#pragma unroll
-    for (unsigned int i = 0; i < ITEMS; i++)
-        sm.tile[PAD(threadIdx.x * ITEMS + i)] = x[i];
-    __syncthreads();
-    for (unsigned int r = 0; r < ITEMS; r++) {
-        const unsigned int j = r * TILE_THREADS + threadIdx.x;
-        if (base + j < n)
-            out[base + j] = sm.tile[PAD(j)];
-    }
-}
-
-/* Publish a status after the values it announces (each lane fenced its own). */
-__device__ __forceinline__ void publish_status(volatile unsigned int *slot, unsigned int status)
-{
-    __syncwarp();
-    if (threadIdx.x % 32 == 0)
-        atomicExch((unsigned int *)slot, status);
-}
-
-/*
- * Warp 0 of tile `id`: lab 6's decoupled look-back, for a vector.  Lane c
- * (c < D) handles component c: `mine` is the tile's own sum of it, and the
- * result is the sum of component c over every tile before.  Lane 0 polls
- * the status of one predecessor at a time; all D lanes then read their
- * component of the value that status announces.
- */
-template <typename U, int D>
-__device__ U lookback(tile_state<U> st, unsigned int id, U mine)
-{
-    const unsigned int lane = threadIdx.x % 32;
-    U before = 0;
-    if (lane < D) { /* tile 0 knows its prefix at once */
-        (id == 0 ? st.inc : st.agg)[(size_t)id * D + lane] = mine;
-        __threadfence();
-    }
-    publish_status(&st.status[id], id == 0 ? STATUS_P : STATUS_A);
-    if (id == 0)
-        return before;
-    for (unsigned int pred = id - 1;; pred--) {
-        unsigned int s = STATUS_X, ns = 8;
-        if (lane == 0)
-            while ((s = st.status[pred]) == STATUS_X)
-                back_off(&ns);
-        s = __shfl_sync(FULL_MASK, s, 0);
-        __threadfence(); /* no value read below may be older than the status */
-        if (lane < D)
-            before += (s == STATUS_P ? st.inc : st.agg)[(size_t)pred * D + lane];
-        if (s == STATUS_P)
-            break;
-    }
-    if (lane < D) {
-        st.inc[(size_t)id * D + lane] = before + mine;
-        __threadfence();
-    }
-    publish_status(&st.status[id], STATUS_P);
-    return before;
-}
-
-/*
- * The whole block: each thread brings its sums per component (tot[c]) and
- * gets back, in carry[c], the sum of component c over everything before
- * its own run: the tiles before (look-back) and the threads before in this
- * tile (a warp scan, then the warps before).  Two barriers: the warp sums,
- * then the tile's prefix, each published in shared memory for all warps.
- */
-template <typename U, int D>
-__device__ void tile_prefix(tile_smem<U> &sm, tile_state<U> st, unsigned int id,
-                            const U (&tot)[D], U (&carry)[D])
-{
-    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    U inc[D];
-#pragma unroll
-    for (int c = 0; c < D; c++) {
-        inc[c] = tot[c];
-#pragma unroll
-        for (unsigned int offset = 1; offset < 32; offset *= 2) {
-            const U below = __shfl_up_sync(FULL_MASK, inc[c], offset);
-            if (lane >= offset)
-                inc[c] += below;
-        }
-        if (lane == 31)
-            sm.warp_sums[warp][c] = inc[c];
-    }
-    __syncthreads();
-    if (warp == 0) { /* the tile's sums, then the look-back */
-        U mine = 0;
-        for (unsigned int w = 0; w < WARPS && lane < D; w++)
-            mine += sm.warp_sums[w][lane];
-        const U before = lookback<U, D>(st, id, mine);
-        if (lane < D)
-            sm.before[lane] = before, sm.aggregate[lane] = mine;
-    }
-#pragma unroll
-    for (int c = 0; c < D; c++) {
-        carry[c] = inc[c] - tot[c];
-        for (unsigned int w = 0; w < warp; w++)
-            carry[c] += sm.warp_sums[w][c];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int c = 0; c < D; c++)
-        carry[c] += sm.before[c];
-}
-
-/* ---- stage 1: stream compaction -------------------------------------------------- */
 
 /* Step 1 of 3: flags[i] = 1 where in[i] is kept, else 0. */
 template <typename U>
@@ -281,171 +583,135 @@ __global__ void scatter_kernel(const U *in, const unsigned int *flags, const uns
 
 /*
  * The fused compaction: one pass.  Each thread counts what it keeps of its
- * run, tile_prefix turns the counts into the position of the thread's
- * first kept element (look-back on counts), and the thread writes its kept
- * elements there in order.
+ * run; the counts are scanned like any state (order 1, one component), so
+ * a thread learns how many elements the runs before it keep, in its warp
+ * (`lanes_before`) and before its warp (sm.warps.before).  Kept elements
+ * are packed, in order, at the front of the warp's shared buffer, and the
+ * warp writes them out in one coalesced stream.
  */
 template <typename U>
-__global__ void __launch_bounds__(TILE_THREADS)
-    compact_kernel(const U *in, U *out, U *count, size_t n, pred_t pred, tile_state<U> st)
+__global__ void __launch_bounds__(TILE_THREADS, 3)
+    compact_kernel(const U *in, U *out, U *count, size_t n, pred_t pred, tile_state st,
+                   binomials<unsigned int> bin, int aligned)
 {
-    __shared__ tile_smem<U> sm;
-    const unsigned int id = take_tile(sm, st);
-    U x[ITEMS];
-    load_tile(sm, in, n, id, x);
-    const size_t first = (size_t)id * TILE + (size_t)threadIdx.x * ITEMS; /* x[0]'s index */
-
-    /* TODO BEGIN 3: kept[0] = how many of x[i] (only those with first + i < n)
-     * satisfy pred_keep(pred, as_signed(x[i])); then tile_prefix<U, 1>(sm,
-     * st, id, kept, at) gives at[0], where this thread's first kept element
-     * goes.  Write the kept x[i] to out[at[0]], out[at[0] + 1], ... in order.
-     * The last tile (id == gridDim.x - 1) has thread 0 write the count:
-     * sm.before[0] + sm.aggregate[0]. */
-    U kept[1] = {0}, at[1];
+    typedef shape<U, 1> S;
+    __shared__ tile_smem<U, unsigned int, 1, 1> sm;
+    const unsigned int id = take_tile(&sm.id, st), lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    load_slice<U, 1>(sm.slice[warp], in, n, id, aligned);
+    U x[S::R];
+    read_run(sm.slice[warp], x);
+    const size_t first = (size_t)id * S::TILE + (size_t)warp * S::SLICE + (size_t)lane * S::R;
+    state<unsigned int, 1, 1> kept;
+    clear(kept);
+    /* TODO BEGIN 3: kept.v[0][0] = how many of x[i] (only those with first +
+     * i < n) satisfy pred_keep(pred, as_signed(x[i])).  The given code
+     * below turns the counts into positions. */
 #pragma unroll
-    for (unsigned int i = 0; i < ITEMS; i++)
-        kept[0] += first + i < n && pred_keep(pred, as_signed(x[i]));
-    tile_prefix<U, 1>(sm, st, id, kept, at);
-    U next = at[0];
-#pragma unroll
-    for (unsigned int i = 0; i < ITEMS; i++)
-        if (first + i < n && pred_keep(pred, as_signed(x[i])))
-            out[next++] = x[i];
-    if (id == gridDim.x - 1 && threadIdx.x == 0)
-        *count = sm.before[0] + sm.aggregate[0];
+    for (int i = 0; i < S::R; i++)
+        kept.v[0][0] += first + i < n && pred_keep(pred, as_signed(x[i]));
     /* TODO END 3 */
-}
-
-/* ---- stages 2 and 3: decoding, one order after the other, d components -------- */
-
-/*
- * The descriptors of order `level` (0 = the first prefix sum): each order
- * has its own status words and vectors, so the carries of one order never
- * mix with another's.
- */
-template <typename U, int D> __device__ tile_state<U> level_state(tile_state<U> st, int level)
-{
-    tile_state<U> lv = st;
-    /* TODO BEGIN 4: move lv.status on by level * st.tiles words, and lv.agg
-     * and lv.inc on by level * st.tiles * D values each (the host lays the
-     * orders out one after the other, see run_decode). */
-    lv.status += (size_t)level * st.tiles;
-    lv.agg += (size_t)level * st.tiles * D;
-    lv.inc += (size_t)level * st.tiles * D;
+    const state<unsigned int, 1, 1> lanes_before = warp_scan_states(sm.warps, bin, kept, 1);
+    __syncthreads();
+    if (warp == 0)
+        tile_states(sm.warps, st, id, bin, 1);
+    __syncthreads();
+    const unsigned int warp_start = sm.warps.before[warp].v[0][0]; /* kept before this warp */
+    U *buf = sm.slice[warp];
+    unsigned int at = lanes_before.v[0][0]; /* this run's first kept element, in the warp */
+    __syncwarp();
+    /* TODO BEGIN 4: every kept x[i] (first + i < n and pred_keep) goes to
+     * buf[pad(at)], then at + 1, ... in input order.  After __syncwarp(),
+     * the lanes copy buf[pad(0 .. kept in the warp - 1)] to out[warp_start +
+     * ...], a coalesced stream; the warp's kept count is its last lane's
+     * `at` (take it with __shfl_sync).  In the last tile (id == gridDim.x -
+     * 1), the last thread writes *count: everything kept before the last
+     * warp's slice, plus what that warp kept. */
+#pragma unroll
+    for (int i = 0; i < S::R; i++)
+        if (first + i < n && pred_keep(pred, as_signed(x[i])))
+            buf[pad(at++)] = x[i];
+    const unsigned int in_warp = __shfl_sync(FULL_MASK, at, 31);
+    __syncwarp();
+    for (unsigned int j = lane; j < in_warp; j += 32)
+        out[(size_t)warp_start + j] = buf[pad(j)];
+    if (id == gridDim.x - 1 && threadIdx.x == TILE_THREADS - 1)
+        *count = (U)((size_t)warp_start + in_warp);
     /* TODO END 4 */
-    return lv;
 }
+
+/* ---- stages 2 and 3: decoding, k orders, d components ---------------------------- */
 
 /*
- * A thread's sums per component from its scanned run.  After the strided
- * scan, x[ITEMS - D + m] (m = 0..D-1) holds the run's sum of one component
- * each: which one depends on where the run starts (`first`, the index of
- * x[0]), since components are global: element g belongs to g % D.
+ * Decode one tile in one pass: each warp's slice comes in once; a thread
+ * decodes its run from a zero state to learn what its run does (its
+ * result); the results become starting states by a warp scan, the warps'
+ * chain and the look-back; the thread decodes its run again, this time
+ * from its true starting state, and the slice goes out once.
  */
-template <typename U, int D>
-__device__ void sums_by_component(const U (&x)[ITEMS], size_t first, U (&tot)[D])
+template <typename U, int K, int D>
+__global__ void __launch_bounds__(TILE_THREADS, K == 1 ? 3 : 2)
+    decode_kernel(const U *in, U *out, size_t n, int order, tile_state st, binomials<U> bin,
+                  int aligned)
 {
-#pragma unroll
-    for (int c = 0; c < D; c++)
-        tot[c] = 0;
-    if (D == 1) {
-        tot[0] = x[ITEMS - 1];
-        return;
-    }
-    /* TODO BEGIN 5: x[ITEMS - D + m] belongs to component (first + ITEMS -
-     * D + m) % D: put it in tot[] at that component.  (Compare with
-     * unrolled loops over c and m rather than index tot[] by a computed
-     * value: registers cannot be indexed at run time.) */
-    const unsigned int lead = (unsigned int)((first + ITEMS - D) % D);
-#pragma unroll
-    for (int c = 0; c < D; c++)
-#pragma unroll
-        for (int m = 0; m < D; m++)
-            if ((lead + m) % D == (unsigned int)c)
-                tot[c] = x[ITEMS - D + m];
-    /* TODO END 5 */
-}
-
-/* The reverse mapping: by_pos[m] = carry of the component of x[m]. */
-template <typename U, int D>
-__device__ void carries_by_position(const U (&carry)[D], size_t first, U (&by_pos)[D])
-{
-#pragma unroll
-    for (int m = 0; m < D; m++)
-        by_pos[m] = 0;
-    if (D == 1) {
-        by_pos[0] = carry[0];
-        return;
-    }
-    /* TODO BEGIN 6: x[m] (and every x[m + j D]) belongs to component
-     * (first + m) % D: by_pos[m] = carry[that component]. */
-    const unsigned int lead = (unsigned int)(first % D);
-#pragma unroll
-    for (int m = 0; m < D; m++)
-#pragma unroll
-        for (int c = 0; c < D; c++)
-            if ((lead + m) % D == (unsigned int)c)
-                by_pos[m] = carry[c];
-    /* TODO END 6 */
-}
-
-/*
- * One prefix sum of stride D over the tile, in registers: the thread's run
- * is scanned per component (x[i] += x[i - D]), the block and the
- * look-back supply each component's carry, and the carry is added.
- */
-template <typename U, int D>
-__device__ void scan_level(tile_smem<U> &sm, tile_state<U> lv, unsigned int id, size_t first,
-                           U (&x)[ITEMS])
-{
-#pragma unroll
-    for (int i = D; i < ITEMS; i++)
-        x[i] += x[i - D];
-    U tot[D], carry[D], by_pos[D];
-    sums_by_component<U, D>(x, first, tot);
-    tile_prefix<U, D>(sm, lv, id, tot, carry);
-    carries_by_position<U, D>(carry, first, by_pos);
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++)
-        x[i] += by_pos[i % D];
-}
-
-/* Decode one tile: read once, `order` prefix sums of stride D in registers
- * (each with its own look-back), write once. */
-template <typename U, int D>
-__global__ void __launch_bounds__(TILE_THREADS)
-    decode_kernel(const U *in, U *out, size_t n, int order, tile_state<U> st)
-{
-    __shared__ tile_smem<U> sm;
-    const unsigned int id = take_tile(sm, st);
-    U x[ITEMS];
-    load_tile(sm, in, n, id, x);
-    const size_t first = (size_t)id * TILE + (size_t)threadIdx.x * ITEMS;
-    /* TODO BEGIN 7: for each order level = 0 .. order - 1, scan_level<U, D>
-     * with that level's descriptors (level_state<U, D>(st, level)): level
-     * j + 1 scans what level j produced, and the data never leaves the
-     * registers in between. */
-    for (int level = 0; level < order; level++)
-        scan_level<U, D>(sm, level_state<U, D>(st, level), id, first, x);
-    /* TODO END 7 */
-    store_tile(sm, out, n, id, x);
-}
-
-/* Step 2 of the three-step compaction: one plain prefix sum (order 1,
- * tuple 1), the single-pass scan of lab 6. */
-template <typename U>
-__global__ void __launch_bounds__(TILE_THREADS)
-    scan_kernel(const U *in, U *out, size_t n, tile_state<U> st)
-{
-    __shared__ tile_smem<U> sm;
-    const unsigned int id = take_tile(sm, st);
-    U x[ITEMS];
-    load_tile(sm, in, n, id, x);
-    scan_level<U, 1>(sm, st, id, (size_t)id * TILE + (size_t)threadIdx.x * ITEMS, x);
-    store_tile(sm, out, n, id, x);
+    typedef shape<U, D> S;
+    __shared__ tile_smem<U, U, K, D> sm;
+    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
+    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
+    U x[S::R];
+    read_run(sm.slice[warp], x);
+    state<U, K, D> zero;
+    clear(zero);
+    const state<U, K, D> mine = decode_run(x, zero, order);
+    const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
+    __syncthreads();
+    if (warp == 0)
+        tile_states(sm.warps, st, id, bin, order);
+    __syncthreads();
+    read_run(sm.slice[warp], x);
+    decode_run(x, run_start(sm.warps, bin, lanes_before, order), order);
+    write_run(sm.slice[warp], x);
+    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
 }
 
 /* ---- host side -------------------------------------------------------------------- */
+
+/*
+ * B_L[e] = C(L - 1 + e, e) for a run's length per component, exactly (at
+ * most C(38, 7) < 2^24), then every longer span by products: the
+ * polynomial of L1 + L2 elements is the product of theirs, taken modulo
+ * 2^32 or 2^64 like every sum of the lab.
+ */
+template <typename U> static void multiply_into(const U *a, const U *b, U *out)
+{
+    for (int j = 0; j < KMAX; j++) {
+        U s = 0;
+        for (int e = 0; e <= j; e++)
+            s += a[e] * b[j - e];
+        out[j] = s;
+    }
+}
+template <typename U, int D> static binomials<U> make_binomials()
+{
+    binomials<U> b;
+    for (int e = 0; e < KMAX; e++) { /* C(L - 1 + e, e) by the multiplicative formula */
+        unsigned long long c = 1;
+        for (int i = 1; i <= e; i++)
+            c = c * (unsigned long long)(shape<U, D>::L - 1 + i) / (unsigned long long)i;
+        b.c[B_LANES][e] = (U)c;
+    }
+    for (int r = B_LANES + 1; r <= B_SLICE; r++) /* 2, 4, 8, 16, 32 runs */
+        multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
+    for (int e = 0; e < KMAX; e++) /* one tile: WARPS slices, one after another */
+        b.c[B_TILES][e] = e == 0;
+    for (int w = 0; w < WARPS; w++) {
+        U t[KMAX];
+        multiply_into(b.c[B_TILES], b.c[B_SLICE], t);
+        memcpy(b.c[B_TILES], t, sizeof t);
+    }
+    for (int r = B_TILES + 1; r <= B_WINDOW; r++) /* 2, 4, 8, 16, 32 tiles */
+        multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
+    return b;
+}
 
 /* Device scratch kept from one launch to the next and grown when a launch
  * needs more (lab 6: allocating per launch cost more than the small scans). */
@@ -462,37 +728,42 @@ static char *scratch_memory(int slot, size_t bytes)
     return memory[slot];
 }
 
-/* Round up to 16 bytes, so every array of the tile state is aligned. */
-static size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
-
-/*
- * Tile state for `levels` orders of `tiles` tiles with d-value vectors,
- * zeroed on the stream (every status X, ticket 0): the ticket, then the
- * status words of order 0, 1, ..., then agg[] and inc[] the same way.
- */
-template <typename U> static tile_state<U> fresh_state(size_t tiles, int levels, int d)
+/* Tile state for `tiles` tiles of `words`-word descriptors, zeroed on the
+ * stream (every status X, ticket 0). */
+static tile_state fresh_state(size_t tiles, unsigned int words)
 {
-    const size_t status = align16((size_t)levels * tiles * sizeof(unsigned int));
-    const size_t values = align16((size_t)levels * tiles * d * sizeof(U));
-    const size_t bytes = 16 + status + 2 * values;
+    const size_t bytes = 16 + tiles * words * sizeof(word);
     char *m = scratch_memory(0, bytes);
     CUDA_CHECK(cudaMemsetAsync(m, 0, bytes, 0));
-    tile_state<U> st;
+    tile_state st;
     st.next_tile = (unsigned int *)m;
-    st.status = (unsigned int *)(m + 16);
-    st.agg = (U *)(m + 16 + status);
-    st.inc = (U *)(m + 16 + status + values);
-    st.tiles = tiles;
+    st.desc = (word *)(m + 16);
+    st.words = words;
     return st;
 }
 
-static unsigned int tiles_for(size_t n) { return (unsigned int)((n + TILE - 1) / TILE); }
+/* 16-byte vectors need 16-byte aligned data (cudaMalloc gives 256). */
+static int aligned16(const void *a, const void *b)
+{
+    return (((uintptr_t)a | (uintptr_t)b) % 16) == 0;
+}
 
 /* Grid of a grid-stride loop over n elements. */
 static unsigned int stride_blocks(size_t n)
 {
     size_t blocks = (n + 255) / 256;
     return (unsigned int)(blocks < 4096 ? blocks : 4096);
+}
+
+/* One decode launch: k orders (at most K) of tuple size D. */
+template <typename U, int K, int D>
+static void launch_decode(const U *in, U *out, size_t n, int order)
+{
+    const size_t tiles = (n + shape<U, D>::TILE - 1) / shape<U, D>::TILE;
+    const unsigned int words = (unsigned int)(order * D * (int)(sizeof(U) / 4));
+    decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS>>>(
+        in, out, n, order, fresh_state(tiles, words), make_binomials<U, D>(), aligned16(in, out));
+    CUDA_CHECK(cudaGetLastError());
 }
 
 /* Stage 1, three steps: flags, scan, scatter (two n-word arrays of scratch). */
@@ -504,9 +775,7 @@ template <typename U> static int run_compact_3step(const lab_problem *p)
     unsigned int *pos = flags + p->n;
     flag_kernel<U><<<stride_blocks(p->n), 256>>>((const U *)p->in, flags, p->n, p->pred);
     CUDA_CHECK(cudaGetLastError());
-    scan_kernel<unsigned int><<<tiles_for(p->n), TILE_THREADS>>>(
-        flags, pos, p->n, fresh_state<unsigned int>(tiles_for(p->n), 1, 1));
-    CUDA_CHECK(cudaGetLastError());
+    launch_decode<unsigned int, 1, 1>(flags, pos, p->n, 1); /* an order-1 decode is a scan */
     scatter_kernel<U><<<stride_blocks(p->n), 256>>>((const U *)p->in, flags, pos, (U *)p->out,
                                                     (U *)p->count, p->n);
     CUDA_CHECK(cudaGetLastError());
@@ -518,22 +787,23 @@ template <typename U> static int run_compact(const lab_problem *p)
 {
     if (p->n == 0)
         return (int)cudaMemsetAsync(p->count, 0, sizeof(U), 0);
-    const unsigned int tiles = tiles_for(p->n);
-    compact_kernel<U><<<tiles, TILE_THREADS>>>((const U *)p->in, (U *)p->out, (U *)p->count, p->n,
-                                               p->pred, fresh_state<U>(tiles, 1, 1));
+    const size_t tiles = (p->n + shape<U, 1>::TILE - 1) / shape<U, 1>::TILE;
+    compact_kernel<U><<<(unsigned int)tiles, TILE_THREADS>>>(
+        (const U *)p->in, (U *)p->out, (U *)p->count, p->n, p->pred, fresh_state(tiles, 1),
+        make_binomials<unsigned int, 1>(), aligned16(p->in, p->out));
     CUDA_CHECK(cudaGetLastError());
     return cudaSuccess;
 }
 
-/* Stages 2-3: one launch decodes every order; the tuple size picks the
- * kernel (D is a compile-time constant, so the per-component vectors live
- * in registers). */
+/* Stages 2-3: one launch decodes every order.  D is a compile-time
+ * constant, so states live in registers; order 1 gets kernels whose states
+ * hold one order, so a plain tuple decode carries no unused orders. */
 template <typename U, int D> static int run_decode_d(const lab_problem *p)
 {
-    const unsigned int tiles = tiles_for(p->n);
-    decode_kernel<U, D><<<tiles, TILE_THREADS>>>((const U *)p->in, (U *)p->out, p->n, p->order,
-                                                 fresh_state<U>(tiles, p->order, D));
-    CUDA_CHECK(cudaGetLastError());
+    if (p->order == 1)
+        launch_decode<U, 1, D>((const U *)p->in, (U *)p->out, p->n, 1);
+    else
+        launch_decode<U, KMAX, D>((const U *)p->in, (U *)p->out, p->n, p->order);
     return cudaSuccess;
 }
 
@@ -565,9 +835,9 @@ static int decode(const lab_problem *p) { return LAB7_DISPATCH(run_decode, p); }
 static const lab_variant variants[] = {
     {"compact-3step", "compaction: flags, scan, scatter (TODO 1-2)", KIND_COMPACT, 0, 0, "0",
      compact_3step},
-    {"compact", "compaction in one pass, look-back on counts (TODO 3)", KIND_COMPACT, 0, 0, "0",
-     compact},
-    {"decode", "order-k, d-tuple delta decoding in one pass (TODO 4-7)", KIND_DECODE, 0, 0, "0",
+    {"compact", "compaction in one pass, look-back on counts (TODO 3-4)", KIND_COMPACT, 0, 0,
+     "0", compact},
+    {"decode", "order-k, d-tuple delta decoding in one pass (TODO 5-7)", KIND_DECODE, 0, 0, "0",
      decode},
 };
 
