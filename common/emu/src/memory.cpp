@@ -31,8 +31,9 @@
  * Each buffered store is written as one indivisible access when it is of 1,
  * 2, 4 or 8 naturally aligned bytes: a packed 64-bit status-and-value word
  * is never seen half-written.  Plain (non-volatile) stores and atomics are
- * performed at once; reads are never reordered.  README.md, "Memory
- * ordering", says what this catches and what it does not.
+ * performed at once.  Every store made visible is told to visible.cpp,
+ * which may serve a reader that did not fence the value from before it.
+ * README.md, "Memory ordering", says what this catches and what it does not.
  */
 #include "internal.h"
 
