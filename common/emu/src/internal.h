@@ -129,6 +129,7 @@ void mem_grid_end();
 struct StoreOrigin {
     unsigned long long block_id;
     unsigned long long epoch;
+    unsigned long long order; /* the block's stores and atomic writes, counted */
     uintptr_t pc; /* return address of the access hook, in the storing code */
     const char *kernel;
     uint3 block;

@@ -116,14 +116,15 @@ long long now_ns()
     return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-/* Write entry e to memory and tell visible.cpp (with the bytes it
- * replaces, and ahead_pc: an older store it overtakes). */
+/* Tell visible.cpp (with the bytes it replaces, and ahead_pc: an older
+ * store it overtakes), then write entry e to memory: in this order, a
+ * reader that sees the new bytes finds the record too. */
 void publish(const Entry &e, uintptr_t ahead_pc)
 {
     unsigned char old[16];
     copy_indivisible(old, (const void *)e.addr, e.size);
-    copy_indivisible((void *)e.addr, e.bytes, e.size);
     vis_publish(e.addr, e.size, old, e.origin, ahead_pc);
+    copy_indivisible((void *)e.addr, e.bytes, e.size);
 }
 
 /* Make buffered store i visible and drop it.  An older store of the same
@@ -176,6 +177,7 @@ void settle(StoreBuffer &b)
     e.addr = b.pending_addr;
     e.size = b.pending_size;
     e.origin = b.me;
+    e.origin.order = ++b.me.order;
     e.origin.pc = b.pending_pc;
     copy_indivisible(e.bytes, (const void *)e.addr, e.size);
     copy_indivisible((void *)e.addr, b.old, e.size);
@@ -269,6 +271,7 @@ inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writ
     }
     if (writes) {
         StoreOrigin o = b->me;
+        o.order = ++b->me.order;
         o.pc = pc;
         vis_publish((uintptr_t)a, size, nullptr, o, ahead_pc);
     }
@@ -289,7 +292,7 @@ void mem_block_begin(unsigned long long block)
     if (tl_vis_pending)
         vis_restore();
     Where w = where_now();
-    b.me = StoreOrigin{++ids, 0, 0, w.kernel, w.block};
+    b.me = StoreOrigin{++ids, 0, 0, 0, w.kernel, w.block};
     vis_block_begin(b.me);
     b.rng = settings().memory_seed ^ (block * 0x100000001b3ull);
     b.countdown = next_gap(b); /* a hold, like the buffer, outlives the block */
@@ -358,9 +361,9 @@ void thread_fence(int scope)
     if (tl_vis_pending)
         vis_restore();
     if (b.active && scope != FENCE_BLOCK) { /* the block sees its own stores anyway */
+        vis_acquire(); /* before its own stores go: what others stored after them is new */
         flush_all(b);
         b.me.epoch++;
-        vis_acquire();
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

@@ -11,13 +11,18 @@
  * them).  Each worker has a view: the sequence number at its last device
  * fence, atomic or block start.  Since its view, it remembers the new
  * stores of other blocks that its volatile loads read (the flags).  A
- * volatile load of a value V is then served V's previous bytes when
- *   - V's store is newer than the view (nothing ordered the load after it),
- *   - the worker read a newer store of the same block with a later epoch
- *     (its writer fenced between the value and the flag: the writer is
- *     right, only this reader's order is missing), and
- *   - this worker has not read this store of V yet (coherence: a location
- *     never goes back to an older value for one reader).
+ * volatile load of a value V is then served V's previous bytes when this
+ * worker has not read this store of V yet (coherence: a location never
+ * goes back to an older value for one reader) and either
+ *   - the reader's fence is missing: V's store is newer than the view, and
+ *     since the view the worker read a newer store of the same block with
+ *     a later epoch (its writer fenced between the value and the flag), or
+ *   - the writer's fence is missing: the worker read (at any time in this
+ *     block) a store of V's block made after V's with the same epoch (no
+ *     fence between: lab 7's lanes' stores, __syncwarp, then atomicExch),
+ *     and no store of that block with a later epoch (fenced after V).
+ *     Whether V's store happened to become visible first does not matter:
+ *     nothing promises it to the reader.
  * The load itself is inline in the program, after its hook: the previous
  * bytes are put in memory for it and the current ones put back (if nobody
  * wrote the word since) at the worker's next hook.  Only code with this
@@ -67,7 +72,8 @@ struct Observed {
     uintptr_t addr;
     unsigned long long seq;
     unsigned long long block_id;
-    unsigned long long epoch;
+    unsigned long long epoch, order;
+    unsigned long long view; /* the worker's view when it read it */
     uintptr_t store_pc, load_pc;
 };
 struct ReaderState {
@@ -82,7 +88,13 @@ struct ReaderState {
 };
 __thread ReaderState tl_rs;
 
-Slot &slot_of(uintptr_t a) { return g_slots[(a >> 2) * 0x9e3779b1u % VIS_SLOTS]; }
+/* Fibonacci hashing: the product's high bits, so that arrays a power of two
+ * apart (a status array and its values) do not share slots. */
+Slot &slot_of(uintptr_t a)
+{
+    static_assert((VIS_SLOTS & (VIS_SLOTS - 1)) == 0, "VIS_SLOTS: a power of two");
+    return g_slots[((a >> 2) * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctz(VIS_SLOTS))];
+}
 
 /* Copy slot s's record into r; false if it is for another address. */
 bool lookup(uintptr_t a, unsigned size, Record &r)
@@ -160,11 +172,17 @@ void warn_writer(const Record &r, uintptr_t load_pc)
             tl_rs.me.kernel, me, lload, them, lstore, lahead, settings_text());
 }
 
-/* A load was served the value from before the flag it follows. */
+/* A load was served the value from before the flag it follows: the
+ * reader's fence is missing (the flag has a later epoch) or the writer's. */
 void warn_reader(const Record &v, const Observed &flag, uintptr_t load_pc)
 {
     if (!first_time(flag.load_pc, load_pc))
         return;
+    const char *missing = flag.epoch > v.origin.epoch
+                              ? "with no __threadfence() between its two loads: a GPU may serve "
+                                "the value's load first"
+                              : "with no __threadfence() between the writer's two stores: a GPU "
+                                "may make the flag visible first";
     char me[48], them[48], lflag[256], lval[256], sflag[256], sval[256];
     block_text(me, sizeof me, tl_rs.me.block);
     block_text(them, sizeof them, v.origin.block);
@@ -174,35 +192,49 @@ void warn_reader(const Record &v, const Observed &flag, uintptr_t load_pc)
     pc_line(v.origin.pc, sval, sizeof sval);
     fprintf(stderr,
             "cuemu: warning: kernel '%s': block %s read at %s a value that block %s stored at "
-            "%s, after reading at %s the flag that block %s stored at %s, with no "
-            "__threadfence() between its two loads: a GPU may serve the value's load first, "
-            "so it was given the value from before the flag (%s)\n",
-            tl_rs.me.kernel, me, lval, them, sval, lflag, them, sflag, settings_text());
+            "%s, after reading at %s the flag that block %s stored at %s, %s, so it was given "
+            "the value from before the flag (%s)\n",
+            tl_rs.me.kernel, me, lval, them, sval, lflag, them, sflag, missing, settings_text());
 }
 
-/* Remember a store of another block that this worker has now read. */
+/* Remember a store of another block that this worker has now read (once:
+ * a poll that reads it again only refreshes when). */
 void observe(const Record &r, uintptr_t load_pc)
 {
     ReaderState &s = tl_rs;
+    for (int i = 0; i < s.n; i++)
+        if (s.obs[i].addr == r.addr && s.obs[i].seq == r.seq) { /* a poll reads it again */
+            s.obs[i].view = s.view;
+            s.obs[i].load_pc = load_pc;
+            return;
+        }
     Observed &o = s.obs[s.n < VIS_OBSERVED ? s.n++ : (s.next++ % VIS_OBSERVED)];
-    o = Observed{r.addr, r.seq, r.origin.block_id, r.origin.epoch, r.origin.pc, load_pc};
+    o = Observed{r.addr,  r.seq,       r.origin.block_id, r.origin.epoch, r.origin.order,
+                 s.view,  r.origin.pc, load_pc};
 }
 
-/* The flag this load follows, if any: a store read since the view, by V's
- * writer, after a fence that follows V's store.  Null if V itself was
- * read already. */
+/* The flag this load follows, if either rule of the header applies; null
+ * if none does or V's store was read already. */
 const Observed *flag_before(const Record &v)
 {
     const ReaderState &s = tl_rs;
-    const Observed *flag = nullptr;
+    const Observed *fenced = nullptr, *unfenced = nullptr;
+    bool ordered = false;
     for (int i = 0; i < s.n; i++) {
         const Observed &o = s.obs[i];
         if (o.addr == v.addr && o.seq == v.seq)
             return nullptr;
-        if (o.block_id == v.origin.block_id && o.epoch > v.origin.epoch && o.seq > v.seq)
-            flag = &o;
+        if (o.block_id != v.origin.block_id)
+            continue;
+        if (o.epoch > v.origin.epoch) {
+            ordered = true; /* a flag fenced after V */
+            if (o.view == s.view && v.seq > s.view)
+                fenced = &o;
+        }
+        else if (o.epoch == v.origin.epoch && o.order > v.origin.order)
+            unfenced = &o;
     }
-    return flag;
+    return fenced ? fenced : ordered ? nullptr : unfenced;
 }
 
 /* Put V's previous bytes in memory for the load that follows. */
@@ -244,19 +276,19 @@ void vis_publish(uintptr_t addr, unsigned size, const void *old, const StoreOrig
 void vis_block_begin(const StoreOrigin &me)
 {
     tl_rs.me = me;
+    tl_rs.n = tl_rs.next = 0;
     vis_acquire();
 }
 
 void vis_acquire()
 {
     tl_rs.view = g_seq.load();
-    tl_rs.n = tl_rs.next = 0;
 }
 
 void vis_load(uintptr_t addr, unsigned size, uintptr_t pc)
 {
     Record r;
-    if (!lookup(addr, size, r) || r.seq <= tl_rs.view || r.origin.block_id == tl_rs.me.block_id)
+    if (!lookup(addr, size, r) || r.origin.block_id == tl_rs.me.block_id)
         return;
     if (r.ahead_pc)
         warn_writer(r, pc);
