@@ -5,12 +5,13 @@
  * with no __threadfence() between) fails here the way it may on a GPU.
  *
  * The rule.  Every store made visible to other blocks (memory.cpp: a held
- * volatile store written back, or an atomic that writes) is recorded with
- * a global sequence number, its block and its block's fence count (the
+ * volatile store written back, or an atomic that writes) is recorded,
+ * before its bytes reach memory, with a global sequence number, its block,
+ * its place in the block's program order and its block's fence count (the
  * epoch: two stores of one block with the same epoch have no fence between
  * them).  Each worker has a view: the sequence number at its last device
- * fence, atomic or block start.  Since its view, it remembers the new
- * stores of other blocks that its volatile loads read (the flags).  A
+ * fence, atomic or block start.  It remembers the stores of other blocks
+ * that its volatile loads read in the block (the flags), and when.  A
  * volatile load of a value V is then served V's previous bytes when this
  * worker has not read this store of V yet (coherence: a location never
  * goes back to an older value for one reader) and either
