@@ -87,9 +87,19 @@ int worker_count();
  *   WEAK_POLL_TICKS: a poll (__nanosleep) counts as this many accesses, so
  *     a worker whose block only polls still publishes what it holds.
  *   WEAK_DRAIN_US: a worker out of blocks, while others still run, has a
- *     random moment this often. */
+ *     random moment this often.
+ *   VIS_SLOTS: the history of stores made visible (visible.cpp) keeps the
+ *     latest one per address in this many slots (a power of two).  A flag
+ *     and its value must both still be there when the reader comes, a few
+ *     tiles later: lab 6's chain publishes two words per tile; collisions
+ *     only make a stale read less likely, never wrong.
+ *   VIS_OBSERVED: how many new stores of other blocks a worker remembers
+ *     having read since its last fence (the flags it may rely on); lab 7's
+ *     look-back reads one status at a time, a few suffice.
+ *   VIS_WARNINGS: ordering warnings printed per process, at most (each
+ *     pair of lines once): the first tells the story, more are noise. */
 enum { WEAK_BUFFER = 8, WEAK_MEAN_GAP = 512, WEAK_HOLD_US = 10000, WEAK_POLL_TICKS = 64,
-       WEAK_DRAIN_US = 50 };
+       WEAK_DRAIN_US = 50, VIS_SLOTS = 4096, VIS_OBSERVED = 8, VIS_WARNINGS = 4 };
 extern bool g_weak_memory; /* settings().weak_memory, read on every access */
 /* A worker starts block b (seeds the flush moments from the memory seed). */
 void mem_block_begin(unsigned long long b);
@@ -110,6 +120,41 @@ bool mem_held();
 void mem_drain_moment();
 /* The grid is over (or the worker gives up waiting): publish everything. */
 void mem_grid_end();
+
+/* ---- CUEMU_MEMORY=weak, the reader's side (visible.cpp) -------------------
+ * Who made a store, for the ordering rules and the warnings: the block run
+ * (unique in the process), how many device fences its worker had made when
+ * it stored (two stores of one block with the same count have no fence
+ * between them), and where. */
+struct StoreOrigin {
+    unsigned long long block_id;
+    unsigned long long epoch;
+    unsigned long long order; /* the block's stores and atomic writes, counted */
+    uintptr_t pc; /* return address of the access hook, in the storing code */
+    const char *kernel;
+    uint3 block;
+};
+/* A store becomes visible to other blocks (memory.cpp: a held volatile
+ * store written back, or an atomic that writes).  old: the bytes it
+ * replaces (nullptr for an atomic: never served stale).  ahead_pc: an
+ * older store of the same block with no fence between is still held (this
+ * one overtook it), else 0. */
+void vis_publish(uintptr_t addr, unsigned size, const void *old, const StoreOrigin &o,
+                 uintptr_t ahead_pc);
+/* The worker starts a block; the block's loads are ordered after
+ * everything visible now. */
+void vis_block_begin(const StoreOrigin &me);
+/* A device fence or an atomic of this worker: later loads see everything
+ * visible now (the view advances). */
+void vis_acquire();
+/* A volatile load of [addr, addr + size) is about to happen at pc: maybe
+ * serve it an older value (a stale read), and warn about unordered pairs. */
+void vis_load(uintptr_t addr, unsigned size, uintptr_t pc);
+/* A stale value served by vis_load goes back at the worker's next hook. */
+extern __thread bool tl_vis_pending;
+void vis_restore();
+/* "file.cu:42" for a code address, via addr2line (pcline.cpp). */
+void pc_line(uintptr_t pc, char *buf, size_t len);
 
 void set_last_error(cudaError_t e);
 void init_runtime();

@@ -31,13 +31,16 @@
  * Each buffered store is written as one indivisible access when it is of 1,
  * 2, 4 or 8 naturally aligned bytes: a packed 64-bit status-and-value word
  * is never seen half-written.  Plain (non-volatile) stores and atomics are
- * performed at once; reads are never reordered.  README.md, "Memory
- * ordering", says what this catches and what it does not.
+ * performed at once.  Every store made visible is told to visible.cpp,
+ * which may serve a reader that did not fence the value from before it.
+ * README.md, "Memory ordering", says what this catches and what it does not.
  */
 #include "internal.h"
 
 #include <string.h>
 #include <time.h>
+
+#include <atomic>
 
 namespace cuemu {
 
@@ -48,7 +51,7 @@ namespace {
 struct Entry {
     uintptr_t addr;
     unsigned size;
-    unsigned long long block; /* which of the worker's blocks stored it */
+    StoreOrigin origin; /* which block stored it, at which epoch, where */
     unsigned char bytes[16];
 };
 
@@ -59,10 +62,11 @@ struct StoreBuffer {
     bool pending;            /* a volatile store whose hook ran, not yet undone */
     unsigned pending_size;
     uintptr_t pending_addr;
+    uintptr_t pending_pc;
     unsigned char old[16];   /* what the pending store overwrote */
     int n;
     Entry e[WEAK_BUFFER];    /* oldest first */
-    unsigned long long block; /* the worker's blocks, counted (Entry::block) */
+    StoreOrigin me;          /* the running block; epoch: its device fences */
     unsigned long long rng;
     long countdown;          /* hooks until the next flush of one store */
     long long hold_until;    /* monotonic ns: no random moment before (0: none) */
@@ -112,11 +116,27 @@ long long now_ns()
     return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-/* Make buffered store i visible and drop it. */
+/* Tell visible.cpp (with the bytes it replaces, and ahead_pc: an older
+ * store it overtakes), then write entry e to memory: in this order, a
+ * reader that sees the new bytes finds the record too. */
+void publish(const Entry &e, uintptr_t ahead_pc)
+{
+    unsigned char old[16];
+    copy_indivisible(old, (const void *)e.addr, e.size);
+    vis_publish(e.addr, e.size, old, e.origin, ahead_pc);
+    copy_indivisible((void *)e.addr, e.bytes, e.size);
+}
+
+/* Make buffered store i visible and drop it.  An older store of the same
+ * block and epoch still held is overtaken: no fence orders the two. */
 void flush_entry(StoreBuffer &b, int i)
 {
     Entry &e = b.e[i];
-    copy_indivisible((void *)e.addr, e.bytes, e.size);
+    uintptr_t ahead_pc = 0;
+    for (int j = 0; j < i; j++)
+        if (b.e[j].origin.block_id == e.origin.block_id && b.e[j].origin.epoch == e.origin.epoch)
+            ahead_pc = b.e[j].origin.pc;
+    publish(e, ahead_pc);
     memmove(&b.e[i], &b.e[i + 1], (size_t)(b.n - i - 1) * sizeof(Entry));
     b.n--;
 }
@@ -125,7 +145,7 @@ void flush_entry(StoreBuffer &b, int i)
 void flush_all(StoreBuffer &b)
 {
     for (int i = 0; i < b.n; i++)
-        copy_indivisible((void *)b.e[i].addr, b.e[i].bytes, b.e[i].size);
+        publish(b.e[i], 0);
     b.n = 0;
     b.hold_until = 0;
 }
@@ -156,7 +176,9 @@ void settle(StoreBuffer &b)
     Entry &e = b.e[b.n++];
     e.addr = b.pending_addr;
     e.size = b.pending_size;
-    e.block = b.block;
+    e.origin = b.me;
+    e.origin.order = ++b.me.order;
+    e.origin.pc = b.pending_pc;
     copy_indivisible(e.bytes, (const void *)e.addr, e.size);
     copy_indivisible((void *)e.addr, b.old, e.size);
 }
@@ -170,7 +192,7 @@ void touch(StoreBuffer &b, uintptr_t a, unsigned size, bool write)
 {
     for (int i = b.n - 1; i >= 0; i--)
         if (b.e[i].addr < a + size && a < b.e[i].addr + b.e[i].size &&
-            (write || b.e[i].block == b.block))
+            (write || b.e[i].origin.block_id == b.me.block_id))
             flush_entry(b, i);
     if (b.n && --b.countdown <= 0)
         moment(b);
@@ -187,6 +209,8 @@ inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write)
         return nullptr;
     if (b.pending)
         settle(b);
+    if (tl_vis_pending)
+        vis_restore();
     if (b.n)
         touch(b, a, size, write);
     return &b;
@@ -196,7 +220,7 @@ inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write)
  * overwrites, to take the store back at the next hook (settle).  Not for a
  * volatile local of the thread: its frame may be reused unseen (a push, a
  * spill) before the store would be written back. */
-inline void volatile_store_hook(uintptr_t a, unsigned size)
+inline void volatile_store_hook(uintptr_t a, unsigned size, uintptr_t pc)
 {
     StoreBuffer *b = hook(a, size, true);
     if (!b || on_fiber_stack(a))
@@ -204,22 +228,54 @@ inline void volatile_store_hook(uintptr_t a, unsigned size)
     b->pending = true;
     b->pending_addr = a;
     b->pending_size = size;
+    b->pending_pc = pc;
     copy_indivisible(b->old, (const void *)a, size);
 }
 
-/* An atomic on [a, a + size) with memory order mo (GCC's __ATOMIC_*),
- * which writes memory unless it is a load.  Release or stronger: held
- * stores first.  A relaxed write is visible at once, ahead of the stores
- * still held: they are held WEAK_HOLD_US (see moment). */
-inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes)
+/* A volatile load of [a, a + size) at pc: visible.cpp may serve it an
+ * older value (a load that nothing orders after the flag it follows). */
+inline void volatile_load_hook(uintptr_t a, unsigned size, uintptr_t pc)
+{
+    if (hook(a, size, false))
+        vis_load(a, size, pc);
+}
+
+/* The newest held store of the running block with the current epoch (no
+ * fence since), which a relaxed atomic write overtakes; 0 if none. */
+uintptr_t overtaken(const StoreBuffer &b)
+{
+    for (int i = b.n - 1; i >= 0; i--)
+        if (b.e[i].origin.block_id == b.me.block_id && b.e[i].origin.epoch == b.me.epoch)
+            return b.e[i].origin.pc;
+    return 0;
+}
+
+/* An atomic on [a, a + size) at pc with memory order mo (GCC's
+ * __ATOMIC_*), which writes memory unless it is a load.  Release or
+ * stronger: held stores first, and a new epoch.  A relaxed write is
+ * visible at once, ahead of the stores still held: they are held
+ * WEAK_HOLD_US (see moment).  Every atomic orders this worker's later
+ * loads (visible.cpp's view; looser than CUDA, README.md says why). */
+inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes, uintptr_t pc)
 {
     StoreBuffer *b = hook((uintptr_t)a, size, true);
     if (!b)
         return;
-    if ((mo & 0xffff) >= __ATOMIC_RELEASE)
+    uintptr_t ahead_pc = 0;
+    if ((mo & 0xffff) >= __ATOMIC_RELEASE) {
         flush_all(*b);
-    else if (writes && b->n)
+        b->me.epoch++;
+    } else if (writes && b->n) {
         b->hold_until = now_ns() + WEAK_HOLD_US * 1000ll;
+        ahead_pc = overtaken(*b);
+    }
+    if (writes) {
+        StoreOrigin o = b->me;
+        o.order = ++b->me.order;
+        o.pc = pc;
+        vis_publish((uintptr_t)a, size, nullptr, o, ahead_pc);
+    }
+    vis_acquire();
 }
 
 } // namespace
@@ -230,9 +286,14 @@ void mem_block_begin(unsigned long long block)
 {
     if (!g_weak_memory)
         return;
+    static std::atomic<unsigned long long> ids{0};
     StoreBuffer &b = tl_sb;
     b.active = true;
-    b.block++;
+    if (tl_vis_pending)
+        vis_restore();
+    Where w = where_now();
+    b.me = StoreOrigin{++ids, 0, 0, 0, w.kernel, w.block};
+    vis_block_begin(b.me);
     b.rng = settings().memory_seed ^ (block * 0x100000001b3ull);
     b.countdown = next_gap(b); /* a hold, like the buffer, outlives the block */
 }
@@ -242,6 +303,8 @@ void mem_settle_slow()
     StoreBuffer &b = tl_sb;
     if (b.active && b.pending)
         settle(b);
+    if (tl_vis_pending)
+        vis_restore();
 }
 
 void mem_poll()
@@ -251,6 +314,8 @@ void mem_poll()
         return;
     if (b.pending)
         settle(b);
+    if (tl_vis_pending)
+        vis_restore();
     if (b.n && (b.countdown -= WEAK_POLL_TICKS) <= 0)
         moment(b);
 }
@@ -279,6 +344,8 @@ void mem_grid_end()
     StoreBuffer &b = tl_sb;
     if (b.pending)
         settle(b);
+    if (tl_vis_pending)
+        vis_restore();
     flush_all(b);
 }
 
@@ -291,8 +358,13 @@ void thread_fence(int scope)
     StoreBuffer &b = tl_sb;
     if (b.active && b.pending)
         settle(b);
-    if (b.active && scope != FENCE_BLOCK) /* the block sees its own stores anyway */
+    if (tl_vis_pending)
+        vis_restore();
+    if (b.active && scope != FENCE_BLOCK) { /* the block sees its own stores anyway */
+        vis_acquire(); /* before its own stores go: what others stored after them is new */
         flush_all(b);
+        b.me.epoch++;
+    }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -302,7 +374,9 @@ void thread_fence(int scope)
 
 using cuemu::atomic_hook;
 using cuemu::hook;
+using cuemu::volatile_load_hook;
 using cuemu::volatile_store_hook;
+#define CUEMU_PC ((uintptr_t)__builtin_return_address(0))
 
 extern "C" {
 void __tsan_init() {}
@@ -316,8 +390,8 @@ void __tsan_write_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsig
 #define CUEMU_ACCESS(N)                                                                    \
     void __tsan_read##N(void *a) { hook((uintptr_t)a, N, false); }                         \
     void __tsan_write##N(void *a) { hook((uintptr_t)a, N, true); }                         \
-    void __tsan_volatile_read##N(void *a) { hook((uintptr_t)a, N, false); }                \
-    void __tsan_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N); }
+    void __tsan_volatile_read##N(void *a) { volatile_load_hook((uintptr_t)a, N, CUEMU_PC); } \
+    void __tsan_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N, CUEMU_PC); }
 CUEMU_ACCESS(1)
 CUEMU_ACCESS(2)
 CUEMU_ACCESS(4)
@@ -326,8 +400,10 @@ CUEMU_ACCESS(16)
 #define CUEMU_UNALIGNED(N)                                                                 \
     void __tsan_unaligned_read##N(void *a) { hook((uintptr_t)a, N, false); }               \
     void __tsan_unaligned_write##N(void *a) { hook((uintptr_t)a, N, true); }               \
-    void __tsan_unaligned_volatile_read##N(void *a) { hook((uintptr_t)a, N, false); }      \
-    void __tsan_unaligned_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N); }
+    void __tsan_unaligned_volatile_read##N(void *a)                                        \
+    { volatile_load_hook((uintptr_t)a, N, CUEMU_PC); }                                     \
+    void __tsan_unaligned_volatile_write##N(void *a)                                       \
+    { volatile_store_hook((uintptr_t)a, N, CUEMU_PC); }
 CUEMU_UNALIGNED(2)
 CUEMU_UNALIGNED(4)
 CUEMU_UNALIGNED(8)
@@ -338,27 +414,27 @@ CUEMU_UNALIGNED(16)
  * written first (release, acq_rel, seq_cst). */
 #define CUEMU_ATOMICS(B, T)                                                                \
     T __tsan_atomic##B##_load(const volatile T *a, int mo)                                 \
-    { atomic_hook(a, sizeof(T), mo, false); return __atomic_load_n(a, __ATOMIC_SEQ_CST); }        \
+    { atomic_hook(a, sizeof(T), mo, false, CUEMU_PC); return __atomic_load_n(a, __ATOMIC_SEQ_CST); }        \
     void __tsan_atomic##B##_store(volatile T *a, T v, int mo)                              \
-    { atomic_hook(a, sizeof(T), mo, true); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }           \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }           \
     T __tsan_atomic##B##_exchange(volatile T *a, T v, int mo)                              \
-    { atomic_hook(a, sizeof(T), mo, true); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
     T __tsan_atomic##B##_fetch_add(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_sub(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_and(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_or(volatile T *a, T v, int mo)                              \
-    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }   \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }   \
     T __tsan_atomic##B##_fetch_xor(volatile T *a, T v, int mo)                             \
-    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }  \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }  \
     T __tsan_atomic##B##_fetch_nand(volatile T *a, T v, int mo)                            \
-    { atomic_hook(a, sizeof(T), mo, true); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
     int __tsan_atomic##B##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int f) \
     {                                                                                      \
         (void)f;                                                                           \
-        atomic_hook(a, sizeof(T), mo, true);                                                     \
+        atomic_hook(a, sizeof(T), mo, true, CUEMU_PC);                                                     \
         return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
     }                                                                                      \
     int __tsan_atomic##B##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int f)  \
