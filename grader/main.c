@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuda_exit.h" /* GRADE_OK ... */
 #include "grade.h"
 #include "judge.h"
 #include "run.h"
@@ -37,8 +38,6 @@
 #include "sanitize.h"
 #include "checksuite.h"
 
-enum { GRADE_OK = 0, GRADE_USAGE = 2, GRADE_FAILURE = 3, GRADE_BAD_SUITE = 4,
-       GRADE_CHECK_FAILED = 5 };
 
 typedef struct {
     const char *lab;
@@ -192,7 +191,7 @@ static int prebuild(int emu, char *why, size_t len)
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
                     emu ? "EMU=1" : NULL, NULL};
     run_status st;
-    run_command(argv, log, 900, &st);
+    run_command(argv, log, LIMIT_PREBUILD_S, &st);
     if (st.exited && st.code == 0)
         return 0;
     read_tail(log, why, len);
@@ -209,20 +208,20 @@ static const char *query_backend(int emu, char *why, size_t len)
     snprintf(log, sizeof log, "%s/backend.txt", work);
     char *check[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "backend-check",
                      emu ? "EMU=1" : NULL, NULL};
-    run_command(check, log, 60, &st);
+    run_command(check, log, LIMIT_MAKE_QUERY_S, &st);
     if (!st.exited || st.code != 0) {
         read_tail(log, why, len);
         return NULL;
     }
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "print-backend",
                     emu ? "EMU=1" : NULL, NULL};
-    run_command(argv, log, 60, &st);
+    run_command(argv, log, LIMIT_MAKE_QUERY_S, &st);
     read_tail(log, answer, sizeof answer);
     answer[strcspn(answer, "\n")] = '\0';
     if (strcmp(answer, "gpu") != 0)
         return "emu";
     argv[5] = "print-arch";
-    run_command(argv, log, 60, &st);
+    run_command(argv, log, LIMIT_MAKE_QUERY_S, &st);
     read_tail(log, arch, sizeof arch);
     arch[strcspn(arch, "\n")] = '\0';
     if (!st.exited || st.code != 0 || strspn(arch, "sm_0123456789abcdefgh") != strlen(arch))
@@ -262,7 +261,7 @@ static void speed_case(const suite_speed *sp, suite_case *c)
     c->dtype = sp->dtype;
     c->dist = DIST_SMALL;
     c->n = sp->n;
-    c->seed = 7;
+    c->seed = SPEED_SEED;
     c->exclusive = sp->exclusive;
     c->order = sp->order;
     c->tuple = sp->tuple;
