@@ -55,7 +55,7 @@ HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
 
 LABS     := $(sort $(foreach d,$(wildcard labs/lab*-*),$(firstword $(subst -, ,$(notdir $(d))))))
 
-.PHONY: help all solutions test deps deps-check dist bench plots clean backend-check bin grader batch $(LABS) \
+.PHONY: help solutions test deps deps-check dist bench plots clean backend-check bin grader grader-deps batch $(LABS) \
         test-unit test-compile test-labs print-backend print-arch prebuild
 .DEFAULT_GOAL := help
 
@@ -140,26 +140,36 @@ print-arch:
 prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(if $(filter emu,$(BACKEND)),emu-runtime)
 
 # ---- grader --------------------------------------------------------------------
+# The libraries the grader and the batch driver use (each from one file:
+# cJSON in grader/jval.c, libarchive in grader/batch/archive.c) and the
+# Debian packages that bring them.  The lab binaries link neither.
+GRADER_LIBS := -lcjson
+BATCH_LIBS  := -lcjson -larchive
+GRADER_DEPS := libcjson-dev libarchive-dev
+grader-deps:
+	@sh common/tools/deps.sh $(GRADER_DEPS)
+
 GRADER_SRCS := $(wildcard grader/*.c)
 GRADER_OBJS := $(patsubst grader/%.c,$(BUILD)/host/grader-obj/%.o,$(GRADER_SRCS))
 GRADER_LIB  := $(filter-out $(BUILD)/host/grader-obj/main.o,$(GRADER_OBJS))
 
-$(BUILD)/host/grader-obj/%.o: grader/%.c $(HEADERS) $(wildcard grader/*.h)
+$(BUILD)/host/grader-obj/%.o: grader/%.c $(HEADERS) $(wildcard grader/*.h) | grader-deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I grader -c -o $@ $<
 
 # Linked under a temporary name, then renamed: several ./grade started at
 # once (a batch) never run a half-written grader.
 $(BUILD)/grader: $(GRADER_OBJS) $(HOST_OBJS)
-	$(CC) -o $@.tmp$$$$ $^ -lm -lpthread && mv -f $@.tmp$$$$ $@
+	$(CC) -o $@.tmp$$$$ $^ $(GRADER_LIBS) -lm -lpthread && mv -f $@.tmp$$$$ $@
 
 grader: $(BUILD)/grader
 
-# The batch driver (./grade --batch): one grader process per student.
-BATCH_SRCS := $(wildcard grader/batch/*.c)
-$(BUILD)/batch: $(BATCH_SRCS) $(wildcard grader/batch/*.h)
+# The batch driver (./grade --batch): one grader process per student.  It
+# shares the grader's process layer (spawn.c) and JSON reader (jval.c).
+BATCH_SRCS := $(wildcard grader/batch/*.c) grader/spawn.c grader/jval.c
+$(BUILD)/batch: $(BATCH_SRCS) $(wildcard grader/batch/*.h) grader/spawn.h grader/jval.h | grader-deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I grader -o $@.tmp$$$$ $(BATCH_SRCS) -lm && mv -f $@.tmp$$$$ $@
+	$(CC) $(CFLAGS) -I grader -o $@.tmp$$$$ $(BATCH_SRCS) $(BATCH_LIBS) -lm && mv -f $@.tmp$$$$ $@
 batch: $(BUILD)/batch
 
 # ---- the kit's own tests ---------------------------------------------------------
@@ -172,7 +182,7 @@ $(BUILD)/tests/fake_lab: tests/fake_lab.c $(HOST_OBJS) $(HEADERS)
 
 $(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS) | $(BUILD)/tests/fake_lab
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion -lm -lpthread
+	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion $(GRADER_LIBS) -lm -lpthread
 
 test: deps-check
 	@test -d tests || { echo "make test: the kit's own tests are not in this copy of the kit" \
@@ -183,9 +193,10 @@ test: deps-check
 	@$(MAKE) --no-print-directory test-labs
 	@echo "make test: passed; a SKIPPED line above names a check that could not run here"
 
-# Debian packages: Criterion for the tests and the emulator's own (EMU_DEPS);
+# Debian packages: Criterion for the tests, the grader's libraries
+# (GRADER_DEPS) and the emulator's own (EMU_DEPS);
 # pydeps.sh adds matplotlib (for plots) to whichever python3 is on PATH.
-DEPS := libcriterion-dev pkg-config $(EMU_DEPS)
+DEPS := libcriterion-dev pkg-config $(GRADER_DEPS) $(EMU_DEPS)
 deps-check:
 	@sh common/tools/deps.sh $(DEPS)
 	@sh common/tools/pydeps.sh --warn

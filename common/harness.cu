@@ -141,8 +141,8 @@ static void *device_fenced(size_t n, const void *content, uint32_t fill)
     uint32_t *host = (uint32_t *)malloc(words * 4);
     void *dev;
     if (!host) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", words * 4);
-        exit(EXIT_CUDA_ERROR);
+        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
+        exit(EXIT_HOST_ERROR);
     }
     if (content)
         memcpy(host, content, n * 4);
@@ -293,8 +293,8 @@ static void *copy_back(const void *dev, size_t n)
     size_t words = n + GUARD_ELEMS;
     uint32_t *host = (uint32_t *)malloc(words * 4);
     if (!host) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", words * 4);
-        exit(EXIT_CUDA_ERROR);
+        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
+        exit(EXIT_HOST_ERROR);
     }
     CUDA_CHECK(cudaMemcpy(host, dev, (n + device_guard()) * 4, cudaMemcpyDeviceToHost));
     if (!device_guard())
@@ -561,8 +561,8 @@ static int run_case(const cli_opts *o, void *prog)
 #endif
     void *in_host = host_input ? malloc((o->n ? o->n : 1) * esize) : NULL;
     if (host_input && !in_host) {
-        fprintf(stderr, "out of host memory for %zu elements\n", o->n);
-        exit(EXIT_CUDA_ERROR);
+        fprintf(stderr, "out of host memory for %zu elements: not a CUDA error\n", o->n);
+        exit(EXIT_HOST_ERROR);
     }
     if (in_host)
         gen_input(in_host, o->n, o->dtype, o->dist, o->seed);

@@ -1,7 +1,8 @@
 /*
  * json.h - just enough JSON for the kit: a streaming writer (results of a
- * lab run, Gradescope's results.json) and a reader of flat objects (the
- * grader reading a lab run's result).  No allocation, no dependencies.
+ * lab run, Gradescope's results.json; common/json.c, no dependencies) and
+ * the grader's lookup in a flat object (a lab run's result; grader/jval.c,
+ * with cJSON).
  */
 #ifndef JSON_H
 #define JSON_H
@@ -37,7 +38,8 @@ void json_write_escaped(FILE *f, const char *s);
 /*
  * Look up a key of a flat object in `text`.  Return 0 when found (and the
  * value has the right type), -1 otherwise.  Strings are unescaped into out
- * and truncated to size - 1 bytes.
+ * and truncated to size - 1 bytes.  Only the grader reads JSON: these are
+ * implemented in grader/jval.c with cJSON, and linked only there.
  */
 int json_get_string(const char *text, const char *key, char *out, size_t size);
 int json_get_number(const char *text, const char *key, double *out);

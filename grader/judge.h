@@ -7,11 +7,9 @@
 #ifndef JUDGE_H
 #define JUDGE_H
 
+#include "cuda_exit.h" /* EMU_DIAGNOSTIC_EXIT and the lab binary's codes */
 #include "grade.h"
 #include "run.h"
-
-/* Exit code of the CPU emulator's diagnostics (common/emu/README.md). */
-#define EMU_DIAGNOSTIC_EXIT 86
 
 typedef struct {
     const char *binary;  /* lab binary to run */

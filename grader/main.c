@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuda_exit.h" /* GRADE_OK ... */
 #include "grade.h"
 #include "judge.h"
 #include "run.h"
@@ -36,112 +37,14 @@
 #include "isolation.h"
 #include "sanitize.h"
 #include "checksuite.h"
+#include "kitmake.h"
+#include "options.h"
 
-enum { GRADE_OK = 0, GRADE_USAGE = 2, GRADE_FAILURE = 3, GRADE_BAD_SUITE = 4,
-       GRADE_CHECK_FAILED = 5 };
-
-typedef struct {
-    const char *lab;
-    const char *submissions[16];
-    int nsubmissions;
-    const char *json;
-    int emu;        /* force the emulator */
-    int no_speed;
-    int keep;       /* keep the scratch folder */
-    int sanitize;   /* compute-sanitizer on a case of each group */
-    int check_suite;    /* grade the reference solution; full marks expected */
-    int validate_suite; /* only load the suite (and its hidden part) */
-    double timeout; /* per run; 0 = backend default */
-    sandbox_policy policy; /* where students' code cannot be isolated (isolation.h) */
-} grade_opts;
 
 static const char *top;
 static char work[512];
-static char arch[64]; /* the GPU architecture the kit's objects were built for */
 
 static double now_s(void);
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: ./grade labN [options]\n"
-            "Builds your copy of lab N (labs/labN-*/), runs the lab's test suite\n"
-            "(grader/suites/labN.suite), and prints a score table.\n"
-            "  --submission PATH  grade the lab files at PATH (a folder, or the files\n"
-            "                     themselves; may be repeated) instead of labs/labN-*/\n"
-            "  --json FILE        also write Gradescope's results.json to FILE\n"
-            "  --emu              use the CPU emulator even when a GPU is present\n"
-            "  --no-speed         skip the speed tests\n"
-            "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
-            "                     synccheck, initcheck) on one small case of each group (GPU only;\n"
-            "                     findings cost points as the lab's suite says)\n"
-            "  --timeout SEC      limit per run (default %.0f on a GPU, %.0f emulated)\n"
-            "  --keep             keep the scratch folder (its path is printed)\n"
-            "  --sandbox MODE     where students' code cannot be isolated from the kit\n"
-            "                     (no namespaces here): refuse (the default where the\n"
-            "                     kit has solutions/) or unsandboxed (the default in a\n"
-            "                     student's copy); also GRADE_SANDBOX=MODE\n"
-            "  --check-suite      instructors: grade the reference solution (solutions/)\n"
-            "                     with the suite; exit 5 unless it gets full marks\n"
-            "  --validate-suite   instructors: only check the suite (and its hidden part,\n"
-            "                     grader/suites/hidden/labN.suite); exit 4 when invalid\n"
-            "  -h, --help         this text\n"
-            "Exit status: 0 graded (whatever the score), 2 usage, 3 the grader could not\n"
-            "work, 4 the suite is invalid, 5 --check-suite: the reference lost points.\n",
-            LIMIT_RUN_GPU_S, LIMIT_RUN_EMU_S);
-}
-
-static int parse_args(int argc, char **argv, grade_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    if (isolation_parse_policy(getenv("GRADE_SANDBOX"), &o->policy))
-        return fprintf(stderr, "grade: GRADE_SANDBOX='%s' is not refuse or unsandboxed\n",
-                       getenv("GRADE_SANDBOX")), -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            exit(GRADE_OK);
-        } else if (!strcmp(a, "--submission") && i + 1 < argc) {
-            if (o->nsubmissions == 16) return fprintf(stderr, "too many --submission\n"), -1;
-            o->submissions[o->nsubmissions++] = argv[++i];
-        } else if (!strcmp(a, "--json") && i + 1 < argc) {
-            o->json = argv[++i];
-        } else if (!strcmp(a, "--timeout") && i + 1 < argc) {
-            char *end;
-            o->timeout = strtod(argv[++i], &end);
-            if (*end || !(o->timeout > 0 && o->timeout <= 3600))
-                return fprintf(stderr, "grade: bad --timeout '%s'\n", argv[i]), -1;
-        } else if (!strcmp(a, "--emu")) {
-            o->emu = 1;
-        } else if (!strcmp(a, "--no-speed")) {
-            o->no_speed = 1;
-        } else if (!strcmp(a, "--sanitize")) {
-            o->sanitize = 1;
-        } else if (!strncmp(a, "--sandbox", 9) && (a[9] == '=' || (!a[9] && i + 1 < argc))) {
-            const char *mode = a[9] == '=' ? a + 10 : argv[++i];
-            if (isolation_parse_policy(mode, &o->policy) || !*mode)
-                return fprintf(stderr, "grade: --sandbox '%s': refuse or unsandboxed\n", mode), -1;
-        } else if (!strcmp(a, "--keep")) {
-            o->keep = 1;
-        } else if (!strcmp(a, "--check-suite")) {
-            o->check_suite = 1;
-        } else if (!strcmp(a, "--validate-suite")) {
-            o->validate_suite = 1;
-        } else if (a[0] != '-' && !o->lab) {
-            o->lab = a;
-        } else {
-            return fprintf(stderr, "grade: unknown or incomplete option '%s'\n", a), -1;
-        }
-    }
-    if (!o->lab)
-        return fprintf(stderr, "grade: which lab? e.g. ./grade lab1\n"), -1;
-    if (o->check_suite && o->nsubmissions)
-        return fprintf(stderr, "grade: --check-suite grades the reference, not --submission\n"), -1;
-    if (strncmp(o->lab, "lab", 3) != 0 || strlen(o->lab) > 8 || strchr(o->lab, '/'))
-        return fprintf(stderr, "grade: '%s' is not a lab name (lab1, lab2, ...)\n", o->lab), -1;
-    return 0;
-}
 
 /* Look for forbidden shortcuts in every collected file; 1 (reason in why)
  * when one is found. */
@@ -161,73 +64,6 @@ static int scan_forbidden(const suite *s, char *why, size_t len)
             return 1;
     }
     return 0;
-}
-
-/* make -C top bin SRC_DIR=dir BIN=bin, with a limit (and, for a student's
- * code, in the sandbox); 0 when it built.  The backend and the GPU
- * architecture are the ones the kit's objects were built for, said
- * explicitly: inside the sandbox make's own detection (nvidia-smi) must
- * not be what decides them. */
-static int build(const char *src_dir, const char *bin, const char *log, int emu, double limit,
-                 const sandbox *sb)
-{
-    char a_src[700], a_bin[700], a_arch[80];
-    snprintf(a_src, sizeof a_src, "SRC_DIR=%s", src_dir);
-    snprintf(a_bin, sizeof a_bin, "BIN=%s", bin);
-    snprintf(a_arch, sizeof a_arch, "ARCH=%s", arch);
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "bin", a_src,
-                    a_bin, emu ? "EMU=1" : "EMU=0", !emu && arch[0] ? a_arch : NULL, NULL};
-    run_status st;
-    run_sandboxed(argv, log, limit, sb, &st);
-    return st.exited && st.code == 0 ? 0 : -1;
-}
-
-/* Build what every lab binary links (harness objects, the emulator's
- * runtime) as the grader's own user, before students' builds run in the
- * sandbox, which may not write into the kit. */
-static int prebuild(int emu, char *why, size_t len)
-{
-    char log[600];
-    snprintf(log, sizeof log, "%s/prebuild.log", work);
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
-                    emu ? "EMU=1" : NULL, NULL};
-    run_status st;
-    run_command(argv, log, 900, &st);
-    if (st.exited && st.code == 0)
-        return 0;
-    read_tail(log, why, len);
-    return -1;
-}
-
-/* Ask the Makefile which backend it picks (gpu or emu) and whether that
- * backend can build at all; NULL (with the reason in why) when it cannot. */
-static const char *query_backend(int emu, char *why, size_t len)
-{
-    static char answer[64];
-    char log[600];
-    run_status st;
-    snprintf(log, sizeof log, "%s/backend.txt", work);
-    char *check[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "backend-check",
-                     emu ? "EMU=1" : NULL, NULL};
-    run_command(check, log, 60, &st);
-    if (!st.exited || st.code != 0) {
-        read_tail(log, why, len);
-        return NULL;
-    }
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "print-backend",
-                    emu ? "EMU=1" : NULL, NULL};
-    run_command(argv, log, 60, &st);
-    read_tail(log, answer, sizeof answer);
-    answer[strcspn(answer, "\n")] = '\0';
-    if (strcmp(answer, "gpu") != 0)
-        return "emu";
-    argv[5] = "print-arch";
-    run_command(argv, log, 60, &st);
-    read_tail(log, arch, sizeof arch);
-    arch[strcspn(arch, "\n")] = '\0';
-    if (!st.exited || st.code != 0 || strspn(arch, "sm_0123456789abcdefgh") != strlen(arch))
-        arch[0] = '\0'; /* an older Makefile: make decides, as before */
-    return "gpu";
 }
 
 /*
@@ -262,7 +98,7 @@ static void speed_case(const suite_speed *sp, suite_case *c)
     c->dtype = sp->dtype;
     c->dist = DIST_SMALL;
     c->n = sp->n;
-    c->seed = 7;
+    c->seed = SPEED_SEED;
     c->exclusive = sp->exclusive;
     c->order = sp->order;
     c->tuple = sp->tuple;
@@ -598,34 +434,6 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The reference binary, built by make into the kit's build folder and so
- * rebuilt only when its sources change; gradings that run at once (a batch)
- * take turns through a lock file, so no one runs a half-written binary.
- * 0 with its path in ref, or -1 with make's complaint in why. */
-static int cached_reference(const grade_run *g, char *ref, size_t len, char *why, size_t wlen)
-{
-    char target[300], lock[1200], log[700];
-    snprintf(target, sizeof target, "build/%s/ref/%s", g->backend, g->s->lab);
-    snprintf(ref, len, "%s/%s", top, target);
-    snprintf(lock, sizeof lock, "%s/build", top);
-    mkdir(lock, 0755);
-    snprintf(lock, sizeof lock, "%s/build/.reference.lock", top);
-    snprintf(log, sizeof log, "%s/build-ref.log", work);
-    int fd = open(lock, O_RDWR | O_CREAT, 0644);
-    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
-        ;
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, target,
-                    strcmp(g->backend, "emu") == 0 ? "EMU=1" : "EMU=0", NULL};
-    run_status st;
-    run_command(argv, log, LIMIT_BUILD_S, &st);
-    if (fd >= 0)
-        close(fd); /* and with it the lock */
-    if (st.exited && st.code == 0)
-        return 0;
-    read_tail(log, why, wlen);
-    return -1;
-}
-
 /* Where the scratch folder goes: $TMPDIR when set; else /dev/shm when it
  * has room, because the raw outputs of the large cases (2 GiB at 2^28)
  * are written and read back there, and on a disk that took seconds a
@@ -645,8 +453,8 @@ static const char *scratch_parent(void)
 static int setup(int argc, char **argv, grade_opts *o, suite *s)
 {
     char path[1200], err[400];
-    if (parse_args(argc, argv, o)) {
-        usage(stderr);
+    if (grade_parse_args(argc, argv, o)) {
+        grade_usage(stderr);
         return GRADE_USAGE;
     }
     /* Absolute and resolved: students' code sees the kit through a view
@@ -686,6 +494,7 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         return GRADE_FAILURE;
     }
     snprintf(work, sizeof work, "%s", real);
+    kit_make_init(top, work);
     return GRADE_OK;
 }
 
@@ -748,7 +557,7 @@ static int prepare(grade_run *g, const grade_opts *o, sandbox *sb)
 {
     char why[400];
     const suite *s = g->s;
-    g->backend = query_backend(o->emu, why, sizeof why);
+    g->backend = kit_backend(o->emu, why, sizeof why);
     if (!g->backend) {
         fprintf(stderr, "grade: cannot build labs on this machine:\n%s", why);
         return GRADE_FAILURE;
@@ -769,8 +578,8 @@ static int prepare(grade_run *g, const grade_opts *o, sandbox *sb)
         fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
     else if (picked > 0)
         fprintf(stderr, "grade: warning: %s\n", why);
-    if (prebuild(o->emu, why, sizeof why) ||
-        (names_schedules(s) && strcmp(g->backend, "gpu") == 0 && prebuild(1, why, sizeof why))) {
+    if (kit_prebuild(o->emu, why, sizeof why) ||
+        (names_schedules(s) && strcmp(g->backend, "gpu") == 0 && kit_prebuild(1, why, sizeof why))) {
         fprintf(stderr, "grade: the kit's own parts did not build:\n%s\n", why);
         return GRADE_FAILURE;
     }
@@ -805,14 +614,14 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     } else {
         if (sb->uid >= 0)
             sandbox_hand_over(work, sb->uid, sb->gid); /* the scratch folder and the sources */
-        if (build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
+        if (kit_build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
             g->build_failed = 1;
             read_tail(log, g->build_log, sizeof g->build_log);
         }
     }
     if (g->speed_graded && s->nspeed > 0 && !g->build_failed &&
         pick_reference(g, s->lab, ref, 700) &&
-        cached_reference(g, ref, 700, err, sizeof err) != 0) {
+        kit_reference(g, ref, 700, err, sizeof err) != 0) {
         fprintf(stderr, "grade: the reference solution did not build:\n%s\n", err);
         return GRADE_FAILURE;
     }
@@ -822,7 +631,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     if (names_schedules(s) && !g->build_failed && strcmp(g->backend, "gpu") == 0) {
         snprintf(student_emu, 700, "%s/student-emu", work);
         snprintf(log, sizeof log, "%s/build-emu.log", work);
-        if (build(src, student_emu, log, 1, LIMIT_BUILD_S, sb)) {
+        if (kit_build(src, student_emu, log, 1, LIMIT_BUILD_S, sb)) {
             read_tail(log, err, sizeof err);
             fprintf(stderr, "grade: the CPU-emulator build failed, so the emulator-schedule "
                             "tests are skipped (instructor: check common/emu):\n%s\n", err);

@@ -6,9 +6,9 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "sandbox.h"
+#include "spawn.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +62,17 @@ static long long file_size(const char *path)
     return path && stat(path, &s) == 0 ? (long long)s.st_size : -1;
 }
 
+/* spawn()'s prepare hook: enter the sandbox, or end with 126 and why. */
+static int enter_sandbox(void *arg)
+{
+    char why[256];
+    if (sandbox_enter(arg, why, sizeof why) != 0) {
+        fprintf(stderr, "grader sandbox: %s\n", why);
+        return 126;
+    }
+    return 0;
+}
+
 int run_watched(char *const argv[], const char *log_path, double timeout_s, const char *progress,
                 double stall_s, const struct sandbox_s *sb, run_status *st)
 {
@@ -70,35 +81,14 @@ int run_watched(char *const argv[], const char *log_path, double timeout_s, cons
         subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 1 : -1;
     memset(st, 0, sizeof *st);
     double start = now_s();
-    pid_t pid = fork();
+    spawn_opts o = {.out_path = log_path, .new_group = 1,
+                    .prepare = sb ? enter_sandbox : NULL, .arg = (void *)sb};
+    pid_t pid = spawn(argv, &o);
     if (pid < 0) {
         st->exited = 1;
         st->code = 127;
         return -1;
     }
-    if (pid == 0) {
-        setpgid(0, 0);
-        int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-            close(fd);
-        }
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) {
-            dup2(devnull, STDIN_FILENO);
-            close(devnull);
-        }
-        char why[256];
-        if (sb && sandbox_enter(sb, why, sizeof why) != 0) {
-            fprintf(stderr, "grader sandbox: %s\n", why);
-            _exit(126);
-        }
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid); /* also here: no race with the child's own call */
 
     int status = 0;
     long long seen = file_size(progress);

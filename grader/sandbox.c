@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "sandbox.h"
+#include "tunables.h"
 #include "fsview.h"
 
 #include <errno.h>
@@ -37,8 +38,8 @@ void sandbox_defaults(sandbox *sb, const char *home)
 {
     memset(sb, 0, sizeof *sb);
     sb->home = home;
-    sb->max_file = 4ULL << 30;
-    sb->max_procs = 4096;
+    sb->max_file = SANDBOX_MAX_FILE_BYTES;
+    sb->max_procs = SANDBOX_MAX_PROCS;
     sb->uid = sb->gid = -1;
     sb->isolate_net = 1;
 }

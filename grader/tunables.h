@@ -74,4 +74,35 @@
  * are bounded, at a size no tool of the kit comes near. */
 #define SANDBOX_TMPFS_SIZE "256m"
 
+/* A prebuild (harness objects and, emulated, the emulator's runtime, as
+ * the grader's own user before any student's build): the emulator's
+ * runtime takes a few minutes on a 2-core machine, so fifteen. */
+#define LIMIT_PREBUILD_S 900.0
+
+/* Asking make which backend and architecture it picks: a second; a
+ * minute is a hang (a Makefile waiting on a broken nvidia-smi). */
+#define LIMIT_MAKE_QUERY_S 60.0
+
+/* The seed of every speed test's input: fixed, so that the student's
+ * binary and the reference time the very same bytes. */
+#define SPEED_SEED 7
+
+/* A sandboxed build or run (sandbox.h): the largest file it may write
+ * (the raw output of 2^28 words is 1 GiB, two copies fit), and how many
+ * processes its user may have (nvcc starts a dozen; a fork bomb stops
+ * here and is killed with its group). */
+#define SANDBOX_MAX_FILE_BYTES (4ULL << 30)
+#define SANDBOX_MAX_PROCS 4096
+
+/* The batch driver (grader/batch/): wall-clock limit per student by
+ * default (the slowest lab grades in well under a minute on a GPU and a
+ * few minutes emulated; half an hour is a hang, not a slow student). */
+#define BATCH_LIMIT_STUDENT_S 1800.0
+
+/* A submission's archive (grader/batch/archive.c): a lab is a handful of
+ * files, so more members than this, or more bytes unpacked than this, is
+ * an archive bomb or the wrong upload, refused before it fills the disk. */
+#define UNPACK_MAX_MEMBERS 10000
+#define UNPACK_MAX_BYTES (1LL << 30)
+
 #endif /* GRADER_TUNABLES_H */

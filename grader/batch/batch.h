@@ -1,16 +1,23 @@
 /*
- * batch.h - what the batch driver's parts share: one student's record and
- * the helpers outside batch.c (the gradebook, the resume key, reading the
- * grader's status, the suite check before anyone is graded).
+ * batch.h - what the batch driver's parts share: one student's record, the
+ * batch's settings, and each part's entry points.  The parts: batch.c (the
+ * command line and the set-up), roster.c (the students and their results),
+ * sched.c (the workers), archive.c (unpacking), csv.c (the gradebook),
+ * gradekey.c (the resume key), results.c, names.c, precheck.c.
  */
 #ifndef BATCH_H
 #define BATCH_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "jval.h"
 
 enum { K_DIR, K_ZIP, K_TGZ, K_TAR };
+
+/* Exit codes of a student's child before it execs the grader (the
+ * batch's own exit codes are in common/cuda_exit.h). */
+enum { X_REFUSED = 90, X_UNPACK = 91, X_EXEC = 92, X_SETUP = 93 };
 
 typedef struct {
     char *name;  /* student name */
@@ -25,6 +32,38 @@ typedef struct {
     char key[160];      /* resume key (gradekey.h) of this grading */
     jv *json;
 } student;
+
+/* The batch: its settings (from the command line) and its students. */
+typedef struct {
+    const char *top, *lab;  /* the kit's folder; labN */
+    char grader[PATH_MAX];  /* build/grader */
+    char json_dir[PATH_MAX], scratch[PATH_MAX];
+    int emu, no_speed, sanitize, redo;
+    int jobs;               /* students graded at once */
+    double limit;           /* seconds per student */
+    int gpu_ids[64], ngpu;  /* CUDA_VISIBLE_DEVICES indices; 0 GPUs: none */
+    student *st;
+    int nst;
+} batch;
+
+/* roster.c: the students of a folder (sorted by name; -1 when it cannot be
+ * read); a student's file in the JSON folder; whether an earlier result
+ * still stands (1, loaded); what a finished child left (its status). */
+int list_students(batch *b, const char *dir);
+void student_file(const batch *b, const student *s, const char *ext, char *out, size_t len);
+int resume_one(const batch *b, student *s, const char *options);
+void finish(const batch *b, student *s, int index, int ws, int timed_out, double seconds);
+
+/* sched.c: grade every student not done yet, jobs at a time; 1 when
+ * interrupted (what ran is kept), else 0.  find_gpus: the GPUs to use. */
+int schedule(batch *b, int todo);
+int find_gpus(int *ids, int max);
+void remove_tree(const char *path);
+double now_s(void);
+
+/* archive.c: check then unpack an archive into dest; 0, or X_REFUSED or
+ * X_UNPACK with the reason on stdout (the student's report). */
+int unpack(const char *archive, const char *dest);
 
 /* csv.c: the gradebook, one row per student, written atomically; -1 when
  * it cannot be written, -2 when rows mix maxima (written, and each such

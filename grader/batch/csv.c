@@ -49,8 +49,8 @@ static double max_of(const student *s)
     double m = 0, x;
     if (!tests)
         return NAN;
-    for (int t = 0; t < tests->n; t++)
-        if (jv_num(tests->items[t], "max_score", &x) == 0)
+    for (int t = 0; t < jv_len(tests); t++)
+        if (jv_num(jv_at(tests, t), "max_score", &x) == 0)
             m += x;
     return m;
 }
@@ -84,8 +84,8 @@ static int columns(student *st, int nst, const char ***cols)
     *cols = NULL;
     for (int i = 0; i < nst; i++) {
         const jv *tests = jv_get(st[i].json, "tests");
-        for (int t = 0; tests && t < tests->n; t++) {
-            const char *name = jv_str(tests->items[t], "name");
+        for (int t = 0; t < jv_len(tests); t++) {
+            const char *name = jv_str(jv_at(tests, t), "name");
             int seen = !name;
             for (int c = 0; c < ncols && !seen; c++) seen = strcmp((*cols)[c], name) == 0;
             if (seen)
@@ -115,10 +115,10 @@ static void write_row(FILE *f, const student *s, const char **cols, int ncols, d
     fprintf(f, ",%s", num);
     for (int c = 0; c < ncols; c++) {
         num[0] = '\0';
-        for (int t = 0; tests && t < tests->n; t++) {
-            const char *name = jv_str(tests->items[t], "name");
+        for (int t = 0; t < jv_len(tests); t++) {
+            const char *name = jv_str(jv_at(tests, t), "name");
             double x;
-            if (name && strcmp(name, cols[c]) == 0 && jv_num(tests->items[t], "score", &x) == 0)
+            if (name && strcmp(name, cols[c]) == 0 && jv_num(jv_at(tests, t), "score", &x) == 0)
                 fmt_num(x, num, sizeof num);
         }
         fprintf(f, ",%s", num);

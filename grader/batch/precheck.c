@@ -8,28 +8,22 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/types.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "batch.h"
+#include "cuda_exit.h"
+#include "spawn.h"
 
 int check_suite_first(const char *grader, const char *lab)
 {
-    pid_t pid = fork();
+    char *argv[] = {(char *)grader, (char *)lab, "--validate-suite", NULL};
+    /* its summary or complaint goes with the batch's messages */
+    spawn_opts o = {.stdout_to_stderr = 1, .who = "batch", .exec_failed_code = GRADE_FAILURE};
+    pid_t pid = spawn(argv, &o);
     if (pid < 0)
-        return fprintf(stderr, "batch: fork: %s\n", strerror(errno)), 3;
-    if (pid == 0) {
-        dup2(2, 1); /* its summary or complaint goes with the batch's messages */
-        execl(grader, grader, lab, "--validate-suite", (char *)NULL);
-        fprintf(stderr, "batch: cannot run %s: %s\n", grader, strerror(errno));
-        _exit(3);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return 3;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+        return fprintf(stderr, "batch: fork: %s\n", strerror(errno)), GRADE_FAILURE;
+    int status = spawn_wait(pid);
+    if (status >= 0 && WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return GRADE_FAILURE;
 }

@@ -8,8 +8,9 @@ kit=${KIT_DIR:-/autograder/source}
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
 # make, a C compiler and python3 to run `make deps` and the grader; unzip
-# and tar for archives.  `make deps` then installs the rest (Criterion, the
-# CPU emulator's packages); matplotlib is only for the instructor's plots.
+# and tar for Gradescope's own unpacking.  `make deps` then installs the
+# rest (Criterion, cJSON and libarchive for the grader, the CPU emulator's
+# packages); matplotlib is only for the instructor's plots.
 apt-get install -y --no-install-recommends make gcc g++ python3 tar unzip ca-certificates
 cd "$kit"
 make deps

@@ -1,0 +1,123 @@
+/*
+ * kitmake.c - what the grader asks of the kit's Makefile: which backend
+ * and architecture it builds for, the objects every lab links (built
+ * before any student's build), a submission's binary, the cached
+ * reference.  Each is one `make` run through run.h, with a limit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kitmake.h"
+#include "run.h"
+#include "tunables.h"
+
+static const char *top;  /* the kit's folder */
+static const char *work; /* the grading's scratch folder (logs) */
+static char arch[64];    /* the GPU architecture the kit's objects were built for */
+
+void kit_make_init(const char *kit_top, const char *scratch)
+{
+    top = kit_top;
+    work = scratch;
+}
+
+/* make -C top bin SRC_DIR=dir BIN=bin, with a limit (and, for a student's
+ * code, in the sandbox); 0 when it built.  The backend and the GPU
+ * architecture are the ones the kit's objects were built for, said
+ * explicitly: inside the sandbox make's own detection (nvidia-smi) must
+ * not be what decides them. */
+int kit_build(const char *src_dir, const char *bin, const char *log, int emu, double limit,
+                 const sandbox *sb)
+{
+    char a_src[700], a_bin[700], a_arch[80];
+    snprintf(a_src, sizeof a_src, "SRC_DIR=%s", src_dir);
+    snprintf(a_bin, sizeof a_bin, "BIN=%s", bin);
+    snprintf(a_arch, sizeof a_arch, "ARCH=%s", arch);
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "bin", a_src,
+                    a_bin, emu ? "EMU=1" : "EMU=0", !emu && arch[0] ? a_arch : NULL, NULL};
+    run_status st;
+    run_sandboxed(argv, log, limit, sb, &st);
+    return st.exited && st.code == 0 ? 0 : -1;
+}
+
+/* Build what every lab binary links (harness objects, the emulator's
+ * runtime) as the grader's own user, before students' builds run in the
+ * sandbox, which may not write into the kit. */
+int kit_prebuild(int emu, char *why, size_t len)
+{
+    char log[600];
+    snprintf(log, sizeof log, "%s/prebuild.log", work);
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
+                    emu ? "EMU=1" : NULL, NULL};
+    run_status st;
+    run_command(argv, log, LIMIT_PREBUILD_S, &st);
+    if (st.exited && st.code == 0)
+        return 0;
+    read_tail(log, why, len);
+    return -1;
+}
+
+/* Ask the Makefile which backend it picks (gpu or emu) and whether that
+ * backend can build at all; NULL (with the reason in why) when it cannot. */
+const char *kit_backend(int emu, char *why, size_t len)
+{
+    static char answer[64];
+    char log[600];
+    run_status st;
+    snprintf(log, sizeof log, "%s/backend.txt", work);
+    char *check[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "backend-check",
+                     emu ? "EMU=1" : NULL, NULL};
+    run_command(check, log, LIMIT_MAKE_QUERY_S, &st);
+    if (!st.exited || st.code != 0) {
+        read_tail(log, why, len);
+        return NULL;
+    }
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "print-backend",
+                    emu ? "EMU=1" : NULL, NULL};
+    run_command(argv, log, LIMIT_MAKE_QUERY_S, &st);
+    read_tail(log, answer, sizeof answer);
+    answer[strcspn(answer, "\n")] = '\0';
+    if (strcmp(answer, "gpu") != 0)
+        return "emu";
+    argv[5] = "print-arch";
+    run_command(argv, log, LIMIT_MAKE_QUERY_S, &st);
+    read_tail(log, arch, sizeof arch);
+    arch[strcspn(arch, "\n")] = '\0';
+    if (!st.exited || st.code != 0 || strspn(arch, "sm_0123456789abcdefgh") != strlen(arch))
+        arch[0] = '\0'; /* an older Makefile: make decides, as before */
+    return "gpu";
+}
+
+/* The reference binary, built by make into the kit's build folder and so
+ * rebuilt only when its sources change; gradings that run at once (a batch)
+ * take turns through a lock file, so no one runs a half-written binary.
+ * 0 with its path in ref, or -1 with make's complaint in why. */
+int kit_reference(const grade_run *g, char *ref, size_t len, char *why, size_t wlen)
+{
+    char target[300], lock[1200], log[700];
+    snprintf(target, sizeof target, "build/%s/ref/%s", g->backend, g->s->lab);
+    snprintf(ref, len, "%s/%s", top, target);
+    snprintf(lock, sizeof lock, "%s/build", top);
+    mkdir(lock, 0755);
+    snprintf(lock, sizeof lock, "%s/build/.reference.lock", top);
+    snprintf(log, sizeof log, "%s/build-ref.log", work);
+    int fd = open(lock, O_RDWR | O_CREAT, 0644);
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, target,
+                    strcmp(g->backend, "emu") == 0 ? "EMU=1" : "EMU=0", NULL};
+    run_status st;
+    run_command(argv, log, LIMIT_BUILD_S, &st);
+    if (fd >= 0)
+        close(fd); /* and with it the lock */
+    if (st.exited && st.code == 0)
+        return 0;
+    read_tail(log, why, wlen);
+    return -1;
+}
