@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "hints.h"
 #include "json.h"
 #include "sanitize.h"
 
@@ -204,9 +205,11 @@ void print_report(const grade_run *g, FILE *f)
         fprintf(f, ": %.1f / %.1f points", g->group_points[i], gr->points);
         if (g->san_taken[i] > 0)
             fprintf(f, " (%.1f taken off for sanitizer findings)", g->san_taken[i]);
-        if (g->group_passed[i] < g->group_run[i] && gr->hint[0])
-            fprintf(f, "   (hint: %s)", gr->hint);
         fputc('\n', f);
+        char hint[600];
+        hint_line(g, i, hint, sizeof hint);
+        if (hint[0])
+            fprintf(f, "  %s\n", hint);
     }
     for (int k = 0; k < s->nspeed; k++) {
         const suite_speed *sp = &s->speed[k];
@@ -305,6 +308,10 @@ int write_results_json(const grade_run *g, const char *path)
     for (int i = 0; i < s->ngroups; i++) {
         size_t used = (size_t)snprintf(out, sizeof out, "%d/%d tests passed.",
                                        g->group_passed[i], g->group_run[i]);
+        char hint[600]; /* first: the case details below may fill the text */
+        hint_line(g, i, hint, sizeof hint);
+        if (hint[0])
+            used += (size_t)snprintf(out + used, sizeof out - used, "\n%s", hint);
         for (int c = 0; c < s->ncases && used < sizeof out - 200; c++) {
             const test_result *t = &g->tests[c];
             if (s->cases[c].group != i || t->verdict == V_PASS || t->verdict == V_SKIPPED)
