@@ -136,7 +136,8 @@ static unsigned one_input_off(const shape *x, size_t *j)
 {
     size_t from, to, looked = 0;
     double g = got_at(x, x->first), e = x->want[x->first];
-    if (x->s->op != OP_SUM || same(x, g, e))
+    /* (a reduction's sum hides any one input among n: a match says nothing) */
+    if (x->s->op != OP_SUM || x->s->kind == KIND_REDUCE || same(x, g, e))
         return 0;
     window(x, &from, &to);
     double lack = minus(x, e, g), extra = minus(x, g, e);
@@ -186,8 +187,9 @@ static int shifted(const shape *x)
 /* "inputs: in[lo..hi] = a, b, c" next to the output window check.c shows. */
 static int print_inputs(const shape *x, char *p, size_t room)
 {
-    size_t lo = x->first >= 2 ? x->first - 2 : 0, hi = x->first + 3, from, to;
-    size_t n = x->s->n;
+    /* an exclusive out[i] is fed by in[..i-1]: its window one to the left */
+    size_t shift = x->s->exclusive ? 1 : 0, n = x->s->n, from, to;
+    size_t lo = x->first >= 2 + shift ? x->first - 2 - shift : 0, hi = x->first + 3 - shift;
     window(x, &from, &to);
     if (x->s->kind == KIND_REDUCE)
         lo = 0, hi = 5;
@@ -200,9 +202,12 @@ static int print_inputs(const shape *x, char *p, size_t room)
     }
     if (x->s->kind == KIND_REDUCE && n > hi)
         w += snprintf(p + w, room - (size_t)w, ", ... (n = %zu)", n);
+    else if (x->s->exclusive && x->first == from && (size_t)w + 80 < room)
+        w += snprintf(p + w, room - (size_t)w, "; out[%zu] combines no input: it is the identity",
+                      x->first);
     else if (to >= from && (size_t)w + 80 < room)
-        w += snprintf(p + w, room - (size_t)w, "; out[%zu] combines in[%zu..%zu]%s", x->first,
-                      from, to, x->s->exclusive && x->first == from ? " (none: the identity)" : "");
+        w += snprintf(p + w, room - (size_t)w, "; out[%zu] combines in[%zu..%zu]", x->first, from,
+                      to);
     return w;
 }
 
@@ -211,7 +216,12 @@ static void print_shape(const shape *x, unsigned bits, size_t j, size_t k, char 
 {
     char v[40];
     size_t f = x->first;
-    if (bits & (PAT_MISSING_ONE | PAT_DOUBLED_ONE)) {
+    if ((bits & PAT_BOUNDARY) && !(bits & PAT_ALL)) { /* a carry lost says the most */
+        size_t pw = 32;
+        while (pw < ((size_t)1 << 24) && f % (pw * 2) == 0)
+            pw *= 2;
+        snprintf(p, room, "; out[0..%zu) are right: wrong from a multiple of %zu on", f, pw);
+    } else if (bits & (PAT_MISSING_ONE | PAT_DOUBLED_ONE)) {
         fmt(v, sizeof v, x, in_at(x, j));
         snprintf(p, room, "; out[%zu] %s in[%zu] = %s%s", f,
                  bits & PAT_MISSING_ONE ? "lacks" : "counts", j, v,
@@ -227,11 +237,6 @@ static void print_shape(const shape *x, unsigned bits, size_t j, size_t k, char 
         snprintf(p, room, "; only the last, partial section is wrong");
     } else if (bits & PAT_SHIFTED) {
         snprintf(p, room, "; the wrong elements hold their neighbour's answer");
-    } else if ((bits & PAT_BOUNDARY) && !(bits & PAT_ALL)) {
-        size_t pw = 32;
-        while (pw < ((size_t)1 << 24) && f % (pw * 2) == 0)
-            pw *= 2;
-        snprintf(p, room, "; out[0..%zu) are right: wrong from a multiple of %zu on", f, pw);
     } else if (bits & PAT_ALL) {
         snprintf(p, room, "; every element is wrong");
     }

@@ -13,7 +13,8 @@
 
 static const char *const group_names[GPAT_NAMES] = {
     "schedule", "scheduled-only", "race",      "hang",       "barrier", "bounds",
-    "float-only", "exclusive-only", "large-only", "crash",    "wrong",   "int-only"};
+    "float-only", "exclusive-only", "large-only", "crash",    "wrong",   "int-only",
+    "emu-bounds"};
 
 /* What each pattern means to a student, in the order of the bits. */
 static const char *const element_phrases[PAT_NAMES] = {
@@ -25,9 +26,10 @@ static const char *const element_phrases[PAT_NAMES] = {
 static const char *const group_phrases[GPAT_NAMES] = {
     "passes under one emulator schedule, fails under another",
     "fails only under the emulator's adversarial schedules", "a second launch differs",
-    "never finishes", "a barrier not reached by every thread", "an access out of bounds",
+    "never finishes", "a barrier not reached by every thread", "a store past the end of out",
     "only float32 fails", "only exclusive scans fail", "fails only at the larger sizes",
-    "the run crashed or gave no result", "wrong output", "only int32 fails"};
+    "the run crashed or gave no result", "wrong output", "only int32 fails",
+    "the emulator stopped an access out of bounds"};
 
 const char *hint_pattern_name(unsigned bit)
 {

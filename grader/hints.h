@@ -25,16 +25,17 @@ enum {
     GPAT_RACE = 1u << 18,          /* a second launch gave another result */
     GPAT_HANG = 1u << 19,          /* a timeout or the emulator's deadlock report */
     GPAT_BARRIER = 1u << 20,       /* the emulator saw a barrier not reached by all */
-    GPAT_BOUNDS = 1u << 21,        /* an access out of bounds (guard band or emulator) */
+    GPAT_BOUNDS = 1u << 21,        /* a store past the end of out (its guard band changed) */
     GPAT_FLOAT_ONLY = 1u << 22,    /* only float32 cases fail */
     GPAT_EXCLUSIVE_ONLY = 1u << 23, /* only exclusive cases fail, inclusive ones pass */
     GPAT_LARGE_ONLY = 1u << 24,    /* every failing n is above every passing n */
     GPAT_CRASH = 1u << 25,         /* a crash, CUDA error or no result */
     GPAT_WRONG = 1u << 26,         /* a wrong or unwritten output */
     GPAT_INT_ONLY = 1u << 27,      /* only int32 cases fail */
+    GPAT_EMU_BOUNDS = 1u << 28,    /* the emulator stopped an access out of bounds */
 };
 #define GPAT_FIRST_BIT 16
-#define GPAT_NAMES 12
+#define GPAT_NAMES 13
 
 #define HINTS_MAX_RULES 64
 #define HINTS_TEXT 320

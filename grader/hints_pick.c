@@ -48,7 +48,7 @@ static unsigned verdict_bits(const test_result *t)
     case V_EMU_ERROR:
         return test_hung(t) ? GPAT_HANG
                : strstr(t->detail, "barrier") ? GPAT_BARRIER
-               : strstr(t->detail, "out-of-bounds") ? GPAT_BOUNDS : GPAT_CRASH;
+               : strstr(t->detail, "out-of-bounds") ? GPAT_EMU_BOUNDS : GPAT_CRASH;
     default: return 0;
     }
 }
@@ -153,14 +153,20 @@ static const hint_table *lab_table(const char *lab)
     return &table;
 }
 
-/* The rule's matching patterns, as phrases ("seen: a, b"). */
-static void seen_text(const hint_rule *h, char *out, size_t len)
+/* Patterns as phrases ("a; b"), at most `most` of them. */
+static void seen_text(unsigned bits, int most, char *out, size_t len)
 {
     size_t o = 0;
     out[0] = '\0';
-    for (unsigned b = 1; b && o + 2 < len; b <<= 1)
-        if (h->need & b)
-            o += (size_t)snprintf(out + o, len - o, "%s%s", o ? "; " : "", hint_pattern_phrase(b));
+    /* the group's patterns first: which cases fail says more than how */
+    unsigned order[2] = {bits & ~((1u << GPAT_FIRST_BIT) - 1), bits & ((1u << GPAT_FIRST_BIT) - 1)};
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned b = 1; b && o + 2 < len && most > 0; b <<= 1)
+            if ((order[pass] & b) && b != GPAT_WRONG && b != PAT_FIRST_BLOCK) {
+                o += (size_t)snprintf(out + o, len - o, "%s%s", o ? "; " : "",
+                                      hint_pattern_phrase(b));
+                most--;
+            }
 }
 
 void hint_line(const grade_run *g, int group, char *out, size_t len)
@@ -173,13 +179,14 @@ void hint_line(const grade_run *g, int group, char *out, size_t len)
     const hint_rule *h = hint_pick(g, lab_table(g->s->lab), group, &seen);
     char why[300];
     if (h) {
-        seen_text(h, why, sizeof why);
+        seen_text(h->need, 4, why, sizeof why);
         char todo[24] = "";
         if (h->todo > 0)
             snprintf(todo, sizeof todo, "TODO %d; ", h->todo);
         snprintf(out, len, "hint (%sseen: %s): %s", todo, why[0] ? why : "wrong output", h->text);
     } else if (gr->hint[0]) {
-        snprintf(out, len, "general advice for this group (no known pattern matched): %s",
-                 gr->hint);
+        seen_text(seen, 4, why, sizeof why);
+        snprintf(out, len, "general advice for this group (seen: %s; no rule of the lab's "
+                 "hint table matches that): %s", why[0] ? why : "nothing telling", gr->hint);
     }
 }
