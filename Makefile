@@ -218,6 +218,7 @@ endif
 	@sh tests/bad-submissions.sh
 	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
+	@sh tests/emu-pace.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh
 	@sh tests/batch/run.sh
