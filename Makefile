@@ -219,6 +219,7 @@ endif
 	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/emu-pace.sh
+	@python3 tests/keys.py
 	@sh tests/dist.sh
 	@sh tests/bench.sh
 	@sh tests/batch/run.sh

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""keys.py - the numbers of the answer keys (handouts/keys/labN-key.md), recomputed.
+
+Each key marks a number it states with an HTML comment, <!-- check NAME VALUE -->,
+invisible when rendered.  This script recomputes NAME by running the kit's
+algorithm (the trees and scans simulated cell by cell, with the section sizes
+read from the reference solutions) and compares.  An unknown NAME fails: a
+check that cannot be computed is not a check.  Exit 0 when every one agrees.
+"""
+import math
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def define(lab_dir, name):
+    """An integer #define of a reference solution (the kit's own constant)."""
+    folder = os.path.join(TOP, "solutions", lab_dir)
+    for f in sorted(os.listdir(folder)):
+        text = open(os.path.join(folder, f)).read()
+        m = re.search(r"^#define %s (\d+)\b" % name, text, re.M)
+        if m:
+            return int(m.group(1))
+    raise KeyError("%s not defined in solutions/%s" % (name, lab_dir))
+
+
+def kogge_stone(values, op, steps_log=None):
+    """Kogge-Stone on one section, as kogge_stone_scan: (result, combines)."""
+    xy, n, combines, s = list(values), len(values), 0, 1
+    while s < n:
+        old = list(xy)  # both barriers: every read sees the previous step
+        for t in range(s, n):
+            xy[t] = op(old[t - s], old[t])
+            combines += 1
+        s *= 2
+    return xy, combines
+
+
+def ks_combines(section):
+    return kogge_stone([0] * section, lambda a, b: a + b)[1]
+
+
+def lab3_q1():
+    section = define("lab3-scan-kogge-stone", "SECTION")
+    total, s = 0, 1
+    while s < section:
+        total += sum(1 for w in range(section // 32) if 32 * w + 31 >= s)
+        s *= 2
+    return total
+
+
+def lab3_q4():
+    """Thread 3 reads xy[1] in step 2 before thread 1 wrote its step-1 value."""
+    x = [2, 5, 1, 4, 7, 3, 0, 6, 8, 2, 5, 1, 3, 9, 4, 6]
+    step1 = [x[0]] + [x[t - 1] + x[t] for t in range(1, 16)]
+    return x[1] + step1[3]  # stale xy[1] (still the load) + thread 3's own new value
+
+
+def interleaved_tree(threads, section):
+    """lab 1's tree: (strides run, largest partial[] index read, combines)."""
+    strides, top, combines, s = [], 0, 0, 1
+    while s <= threads:
+        strides.append(s)
+        for t in range(0, threads, s):
+            top = max(top, 2 * t + s)
+            combines += 1
+        s *= 2
+    return strides, top, combines
+
+
+def lab1_q7():
+    threads = define("lab1-reduce-naive", "BLOCK_THREADS")
+    total, s = 0, 1
+    while s <= threads:
+        active = threads // s
+        total += math.ceil(active / 32)
+        s *= 2
+    return total
+
+
+def lab1_q5(part):
+    section = define("lab1-reduce-naive", "BLOCK_THREADS") * 2
+    n = 300007
+    k = int(math.log2(section)) + math.ceil(n / section)
+    u = 2.0 ** -24
+    gamma = k * u / (1 - k * u)
+    mean_abs = (0.25 ** 2 / 2 + 1 ** 2 / 2) / 1.25
+    return {"k": k, "gamma": gamma, "bound": gamma * n * mean_abs}[part]
+
+
+def checks():
+    """NAME -> value, computed."""
+    add = lambda a, b: a + b
+    section3 = define("lab3-scan-kogge-stone", "SECTION")
+    threads1 = define("lab1-reduce-naive", "BLOCK_THREADS")
+    section1 = 2 * threads1
+    hand = [4, 6, 7, 1, 2, 8, 5, 2]
+    strides384, top384, _ = interleaved_tree(384, 768)
+    _, _, tree_combines = interleaved_tree(threads1, section1)
+    blocks = 2 ** 20 // section1
+    return {
+        "lab3.q1.active_warp_steps": lab3_q1(),
+        "lab3.q2.combines_2048": ks_combines(2048),
+        "lab3.q2.combines_1000003": math.ceil(1000003 / section3) * ks_combines(section3),
+        "lab3.q3.inclusive": kogge_stone(hand, add)[0],
+        "lab3.q3.max": kogge_stone(hand, max)[0],
+        "lab3.q3.exclusive": kogge_stone([0] + hand[:-1], add)[0],
+        "lab3.q4.stale_out3": lab3_q4(),
+        "lab3.q9.totals": 2 ** 28 // section3,
+        "lab3.q10.combines_512": ks_combines(512),
+        "lab1.q1.blocks": blocks,
+        "lab1.q1.combines": blocks * tree_combines + blocks,
+        "lab1.q1.chain": int(math.log2(section1)) + blocks,
+        "lab1.q2.atomics_1000003": math.ceil(1000003 / section1),
+        "lab1.q2.atomics_2_30": 2 ** 30 // section1,
+        "lab1.q2.atomics_64": 2 ** 28 // 64,
+        "lab1.q5.k": lab1_q5("k"),
+        "lab1.q5.gamma": lab1_q5("gamma"),
+        "lab1.q5.bound": lab1_q5("bound"),
+        "lab1.q6.strides": strides384,
+        "lab1.q6.oob_index": top384 if top384 >= 768 else -1,
+        "lab1.q7.warp_steps": lab1_q7(),
+    }
+
+
+def agrees(stated, value):
+    if isinstance(value, list):
+        return [int(v) for v in stated.split(",")] == value
+    if isinstance(value, float):
+        digits = len(stated.replace("-", "").split("e")[0].replace(".", "").lstrip("0"))
+        return abs(float(stated) - value) <= 0.6 * 10 ** (math.floor(math.log10(abs(value))) - digits + 1)
+    return int(stated) == value
+
+
+def main():
+    folder = os.path.join(TOP, "handouts", "keys")
+    known, fail, seen = checks(), 0, 0
+    for f in sorted(os.listdir(folder)):
+        if not f.endswith("-key.md"):
+            continue
+        text = open(os.path.join(folder, f)).read()
+        marks = re.findall(r"<!-- check (\S+) (\S+) -->", text)
+        if not marks:
+            print("FAIL keys: %s states no checked number" % f)
+            fail = 1
+        for name, stated in marks:
+            seen += 1
+            if name not in known:
+                print("FAIL keys: %s: no computation for %s" % (f, name))
+                fail = 1
+            elif not agrees(stated, known[name]):
+                print("FAIL keys: %s: %s is %s in the key, %s computed" % (f, name, stated, known[name]))
+                fail = 1
+    if not fail:
+        print("ok   keys: %d numbers of the answer keys recomputed from the kit's algorithms" % seen)
+    return fail
+
+
+if __name__ == "__main__":
+    sys.exit(main())
