@@ -185,7 +185,7 @@ test: deps-check
 
 # Debian packages: Criterion for the tests and the emulator's own (EMU_DEPS);
 # pydeps.sh adds matplotlib (for plots) to whichever python3 is on PATH.
-DEPS := libcriterion-dev pkg-config $(EMU_DEPS)
+DEPS := libcriterion-dev pkg-config python3-markdown $(EMU_DEPS)
 deps-check:
 	@sh common/tools/deps.sh $(DEPS)
 	@sh common/tools/pydeps.sh --warn
@@ -220,6 +220,7 @@ endif
 	@sh tests/missing-barrier.sh
 	@sh tests/emu-pace.sh
 	@python3 tests/keys.py
+	@sh tests/handouts.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh
 	@sh tests/batch/run.sh
