@@ -35,10 +35,22 @@ mutants() {
         while IFS='|' read -r name lab edit expect want; do
             case "$lab" in lab[1-6]) ;; *) continue ;; esac
             case "$not_kernel" in *" $name "*) continue ;; esac
-            echo "$name|$lab|$edit"
+            printf '%s|%s|%s\n' "$name" "$lab" "$edit" # (dash's echo would expand \n)
         done
-    # issue 14's two mistakes (the second is barrier-lab3-line55 above)
-    echo "t-gt-stride|lab3|s/if (t >= stride)/if (t > stride)/"
+    # issue 14's two mistakes (the second is barrier-lab3-line55 above), then
+    # mistakes the handouts list under "common mistakes", one or two a lab
+    cat <<'MISTAKES'
+t-gt-stride|lab3|s/if (t >= stride)/if (t > stride)/
+i-gt-0|lab3|s/xy\[t\] = (t > 0 \&\& i - 1 < n)/xy[t] = (i > 0 \&\& i - 1 < n)/
+plus-not-op|lab3|s/sum = op(xy\[t - stride\], xy\[t\]);/sum = xy[t - stride] + xy[t];/
+store-out-t|lab3|s/out\[i\] = xy\[t\];/out[t] = xy[t];/
+bk-index|lab4|0,/unsigned int index = (t + 1) \* 2 \* stride - 1;/s//unsigned int index = t * 2 * stride;/
+phase3-no-offset|lab4|s/chunk\[k\] = op(before, chunk\[k\]);/chunk[k] = chunk[k];/
+add-wrong-section|lab5|s/const size_t start = ((size_t)blockIdx.x + 1) \* SECTION;/const size_t start = (size_t)blockIdx.x * SECTION;/
+rts-no-carry|lab5|s/^ *sums);$/NULL);/
+no-writer-fence|lab6|/st.prefix\[id\] = bits;/{n;s/__threadfence();//}
+ticket-plus-one|lab6|s/ticket = atomicAdd(next_tile, 1u);/ticket = atomicAdd(next_tile, 1u) + 1;/
+MISTAKES
 }
 
 # The TODO region around line $2 of file $1, or "kit code".
@@ -66,7 +78,9 @@ while IFS='|' read -r name lab edit; do
     group=$(awk '/^== .*\[[a-z0-9-]*\]$/ { g = $NF } /^  hint \(|^  general advice/ { print g; exit }' \
         "$tmp/$name.log" | tr -d '[]')
     named=$(echo "$hint" | sed -n 's/^  hint (TODO \([0-9]*\);.*/TODO \1/p')
-    if [ -z "$hint" ]; then
+    if grep -q "^BUILD FAILED" "$tmp/$name.log"; then
+        verdict="the mutant does not build"; clean=$((clean + 1))
+    elif [ -z "$hint" ]; then
         verdict="no failing group ($(grep -m1 '^TOTAL' "$tmp/$name.log"))"; clean=$((clean + 1))
     elif [ "$bug" = "kit code" ]; then
         verdict="n/a (kit code)"; kit=$((kit + 1))
@@ -82,4 +96,4 @@ while IFS='|' read -r name lab edit; do
 done <"$tmp/list"
 echo
 echo "Named the bug's TODO: $hits; named another TODO: $misses; general advice only: $general;" \
-     "bug in the kit's own code: $kit; nothing failed: $clean."
+     "bug in the kit's own code: $kit; nothing failed or no build: $clean."
