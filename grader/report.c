@@ -308,8 +308,9 @@ int write_results_json(const grade_run *g, const char *path)
     for (int i = 0; i < s->ngroups; i++) {
         size_t used = (size_t)snprintf(out, sizeof out, "%d/%d tests passed.",
                                        g->group_passed[i], g->group_run[i]);
-        char hint[600]; /* first: the case details below may fill the text */
-        hint_line(g, i, hint, sizeof hint);
+        char hint[600] = ""; /* first: the case details below may fill the text */
+        if (!hidden_group(s, i)) /* a hidden group's tests stay unexplained */
+            hint_line(g, i, hint, sizeof hint);
         if (hint[0])
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s", hint);
         for (int c = 0; c < s->ncases && used < sizeof out - 200; c++) {
