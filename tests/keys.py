@@ -90,6 +90,94 @@ def lab1_q5(part):
     return {"k": k, "gamma": gamma, "bound": gamma * n * mean_abs}[part]
 
 
+def brent_kung(values, op):
+    """brent_kung_scan on one section, n / 2 threads: (after reduction, result, ops,
+    ops per step)."""
+    xy, n, ops, steps = list(values), len(values), 0, []
+    threads, s = n // 2, 1
+    while s <= threads:
+        k = 0
+        for t in range(threads):
+            i = (t + 1) * 2 * s - 1
+            if i < n:
+                xy[i] = op(xy[i - s], xy[i])
+                k += 1
+        steps.append(k)
+        s *= 2
+    after = list(xy)
+    s = n // 4
+    while s > 0:
+        k = 0
+        for t in range(threads):
+            i = (t + 1) * 2 * s - 1
+            if i + s < n:
+                xy[i + s] = op(xy[i], xy[i + s])
+                k += 1
+        steps.append(k)
+        s //= 2
+    return after, xy, sum(steps), steps
+
+
+def ks_steps(section):
+    steps, s = [], 1
+    while s < section:
+        steps.append(section - s)
+        s *= 2
+    return steps
+
+
+def rounds(steps, p):
+    return sum(-(-m // p) for m in steps)
+
+
+def conflict(coarsen):
+    """Most lanes of a warp on one bank when lane t touches word coarsen * t."""
+    banks = [0] * 32
+    for lane in range(32):
+        banks[(coarsen * lane) % 32] += 1
+    return max(banks)
+
+
+def three_phase_barriers():
+    """__syncthreads() per section of three_phase_scan: after the load, in
+    block_scan (2 per Kogge-Stone step and one after), before the store."""
+    threads = define("lab4-scan-brent-kung", "CHUNK_THREADS")
+    return 1 + 2 * int(math.log2(threads)) + 1 + 1
+
+
+def lab4():
+    add = lambda a, b: a + b
+    hand = [4, 6, 7, 1, 2, 8, 5, 2]
+    after, result, ops, _ = brent_kung(hand, add)
+    bk1024 = brent_kung([0] * 1024, add)[3]
+    ks1024 = ks_steps(1024)
+    threads = define("lab4-scan-brent-kung", "CHUNK_THREADS")
+    coarsen = define("lab4-scan-brent-kung", "COARSEN")
+    out = {
+        "lab4.q1.reduction": sum(brent_kung([0] * 2048, add)[3][:11]),
+        "lab4.q1.distribution": sum(brent_kung([0] * 2048, add)[3][11:]),
+        "lab4.q1.total": brent_kung([0] * 2048, add)[2],
+        "lab4.q2.after_reduction": after,
+        "lab4.q2.result": result,
+        "lab4.q2.ops": ops,
+        "lab4.q2.ks_ops": kogge_stone(hand, add)[1],
+        "lab4.q7.ks_ops_256": ks_combines(threads),
+        "lab4.q7.barriers": 2 * int(math.log2(threads)) + 1,
+        "lab4.q7.bk_ops_256": brent_kung([0] * 256, add)[2],
+        "lab4.q8.barriers": three_phase_barriers(),
+        "lab4.q9.bk_depth": int(math.log2(define("lab4-scan-brent-kung", "BLOCK_THREADS") * 2)),
+        "lab4.q9.three_phase_depth": (coarsen - 1) + int(math.log2(threads)) + 1,
+    }
+    for p in (256, 512, 1024):
+        out["lab4.q4.ks_%d" % p] = rounds(ks1024, p)
+        out["lab4.q4.bk_%d" % p] = rounds(bk1024, p)
+    for c in (4, 7, 8, 9, 16):
+        out["lab4.q6.conflict_%d" % c] = conflict(c)
+    for c in (4, 8, 16):
+        out["lab4.q8.smem_%d" % c] = 4 * (threads * c + threads)
+    return out
+
+
 def checks():
     """NAME -> value, computed."""
     add = lambda a, b: a + b
@@ -122,6 +210,7 @@ def checks():
         "lab1.q6.strides": strides384,
         "lab1.q6.oob_index": top384 if top384 >= 768 else -1,
         "lab1.q7.warp_steps": lab1_q7(),
+        **lab4(),
     }
 
 
