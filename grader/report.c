@@ -195,7 +195,10 @@ void print_report(const grade_run *g, FILE *f)
             /* an emulated run's milliseconds are CPU time, noise to a student */
             if (isfinite(t->ms) && strcmp(g->backend, "gpu") == 0 && !k->schedule[0])
                 snprintf(ms, sizeof ms, "%9.3f ms", t->ms);
-            fprintf(f, "  %-13s %-52s %s\n", verdict_name(t->verdict), label, ms);
+            if (ms[0])
+                fprintf(f, "  %-13s %-52s %s\n", verdict_name(t->verdict), label, ms);
+            else
+                fprintf(f, "  %-13s %s\n", verdict_name(t->verdict), label);
             if (t->verdict != V_PASS && t->verdict != V_SKIPPED && t->detail[0] &&
                 k->visibility == VIS_VISIBLE && shown_fail++ < 4)
                 print_indented(f, t->detail, "      ");
