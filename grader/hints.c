@@ -14,7 +14,7 @@
 static const char *const group_names[GPAT_NAMES] = {
     "schedule", "scheduled-only", "race",      "hang",       "barrier", "bounds",
     "float-only", "exclusive-only", "large-only", "crash",    "wrong",   "int-only",
-    "emu-bounds"};
+    "emu-bounds", "nothing-stored"};
 
 /* What each pattern means to a student, in the order of the bits. */
 static const char *const element_phrases[PAT_NAMES] = {
@@ -29,7 +29,7 @@ static const char *const group_phrases[GPAT_NAMES] = {
     "never finishes", "a barrier not reached by every thread", "a store past the end of out",
     "only float32 fails", "only exclusive scans fail", "fails only at the larger sizes",
     "the run crashed or gave no result", "wrong output", "only int32 fails",
-    "the emulator stopped an access out of bounds"};
+    "the emulator stopped an access out of bounds", "no test stored anything"};
 
 const char *hint_pattern_name(unsigned bit)
 {

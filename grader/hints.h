@@ -33,9 +33,10 @@ enum {
     GPAT_WRONG = 1u << 26,         /* a wrong or unwritten output */
     GPAT_INT_ONLY = 1u << 27,      /* only int32 cases fail */
     GPAT_EMU_BOUNDS = 1u << 28,    /* the emulator stopped an access out of bounds */
+    GPAT_NOTHING_STORED = 1u << 29, /* every case failed UNWRITTEN: the TODOs look empty */
 };
 #define GPAT_FIRST_BIT 16
-#define GPAT_NAMES 13
+#define GPAT_NAMES 14
 
 #define HINTS_MAX_RULES 64
 #define HINTS_TEXT 320

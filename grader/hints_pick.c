@@ -55,11 +55,12 @@ static unsigned verdict_bits(const test_result *t)
 
 /* Which kinds of case fail: only floats, only ints, only exclusive, only
  * with a schedule, only large; each needs a passing case of the other
- * kind, or it says nothing. */
+ * kind, or it says nothing.  And whether no case stored anything at all. */
 static unsigned which_cases(const grade_run *g, int group)
 {
     const suite *s = g->s;
     int fail[5] = {0}, pass[5] = {0}; /* float, int, exclusive, inclusive, scheduled */
+    int unwritten = 0;
     size_t max_pass = 0, min_fail = (size_t)-1;
     for (int c = 0; c < s->ncases; c++) {
         const suite_case *k = &s->cases[c];
@@ -67,6 +68,7 @@ static unsigned which_cases(const grade_run *g, int group)
         if (k->group != group || v == V_SKIPPED)
             continue;
         int *into = failed(v) ? fail : pass;
+        unwritten += v == V_UNWRITTEN;
         into[k->dtype == DT_FLOAT32 ? 0 : 1]++;
         into[k->exclusive ? 2 : 3]++;
         into[4] += k->schedule[0] != 0;
@@ -76,7 +78,7 @@ static unsigned which_cases(const grade_run *g, int group)
             max_pass = k->n;
     }
     int nfail = fail[0] + fail[1], npass = pass[0] + pass[1];
-    unsigned bits = 0;
+    unsigned bits = nfail && !npass && unwritten == nfail ? GPAT_NOTHING_STORED : 0;
     if (nfail && fail[0] == nfail && pass[1])
         bits |= GPAT_FLOAT_ONLY;
     if (nfail && fail[1] == nfail && pass[0])
