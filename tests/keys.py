@@ -178,6 +178,91 @@ def lab4():
     return out
 
 
+def lab2_table():
+    """Section 2.2: warps with an active thread, and divergent warps, per mapping."""
+    threads = 1024
+    out = {"iw": 0, "id": 0, "cw": 0, "cd": 0}
+    for step in range(11):
+        s_int, s_conv = 2 ** step, 1024 >> step
+        for key, active in (("i", lambda t: t % s_int == 0), ("c", lambda t: t < s_conv)):
+            for w in range(threads // 32):
+                lanes = sum(1 for t in range(32 * w, 32 * w + 32) if active(t))
+                out[key + "w"] += lanes > 0
+                out[key + "d"] += 0 < lanes < 32
+    return out
+
+
+def lab2_strings():
+    x = list("abcdefgh")
+    cat = lambda a, b: a + b
+    conv = list(x)
+    s = 4
+    while s >= 1:  # stage 1: threads t < stride combine t and t + stride
+        for t in range(s):
+            conv[t] = cat(conv[t], conv[t + s])
+        s //= 2
+    inter = list(x)
+    s = 1
+    while s <= 4:  # lab 1: threads t % stride == 0 combine 2t and 2t + stride
+        for t in range(0, 4, s):
+            inter[2 * t] = cat(inter[2 * t], inter[2 * t + s])
+        s *= 2
+    loads = define("lab2-reduce-convergent", "LOADS_IN_FLIGHT")
+    acc = ["", ""]  # stage 2, one block of 2 threads: loads t, t + 2, t + 4, ...
+    for t in range(2):
+        for k in range(loads):
+            acc[t] += x[t + 2 * k]
+    return conv[0], inter[0], acc[0] + acc[1]
+
+
+def coarse_grid(n, sms):
+    per_block = define("lab2-reduce-convergent", "COARSE_THREADS") * \
+        define("lab2-reduce-convergent", "LOADS_IN_FLIGHT")
+    return min(-(-n // per_block), sms * define("lab2-reduce-convergent", "BLOCKS_PER_SM"))
+
+
+def coarsened_depth(n, sms):
+    """Most additions an input goes through in reduce_coarsened: the thread's
+    folds (the solution's two loops), the block tree and warp, the atomics."""
+    threads = define("lab2-reduce-convergent", "COARSE_THREADS")
+    loads = define("lab2-reduce-convergent", "LOADS_IN_FLIGHT")
+    blocks = coarse_grid(n, sms)
+    tile, step, most = threads * loads, blocks * threads * loads, 0
+    for b in range(blocks):
+        for t in (0, threads - 1):  # the extremes of a block
+            i, k = b * tile + t, 0
+            while i + (loads - 1) * threads < n:
+                k += loads
+                i += step
+            while i < n:
+                k += 1
+                i += threads
+            most = max(most, k)
+    tree = int(math.log2(threads // 2)) - int(math.log2(32)) + 1 + 5
+    return most + tree + blocks
+
+
+def lab2():
+    t = lab2_table()
+    conv, inter, grid = lab2_strings()
+    threads = define("lab2-reduce-convergent", "COARSE_THREADS")
+    h200 = 132  # SMs of the H200 (the question's figure)
+    blocks = coarse_grid(2 ** 28, h200)
+    return {
+        "lab2.q1.interleaved_warps": t["iw"], "lab2.q1.interleaved_divergent": t["id"],
+        "lab2.q1.convergent_warps": t["cw"], "lab2.q1.convergent_divergent": t["cd"],
+        "lab2.q2.convergent": conv, "lab2.q2.interleaved": inter, "lab2.q2.grid_stride": grid,
+        "lab2.q3.blocks_1": coarse_grid(1, h200),
+        "lab2.q3.blocks_1000003": coarse_grid(1000003, h200),
+        "lab2.q3.blocks_2_28": blocks,
+        "lab2.q3.per_thread_2_28": round(2 ** 28 / (blocks * threads)),
+        "lab2.q8.blocks_stage1": 2 ** 28 // (2 * define("lab2-reduce-convergent", "BLOCK_THREADS")),
+        "lab2.q8.barriers_stage2": int(math.log2(threads // 2)) - int(math.log2(32)) + 1,
+        "lab2.q10.depth_h200": coarsened_depth(300007, h200),
+        "lab2.q10.depth_emu2": coarsened_depth(300007, 2),
+    }
+
+
 def checks():
     """NAME -> value, computed."""
     add = lambda a, b: a + b
@@ -211,10 +296,13 @@ def checks():
         "lab1.q6.oob_index": top384 if top384 >= 768 else -1,
         "lab1.q7.warp_steps": lab1_q7(),
         **lab4(),
+        **lab2(),
     }
 
 
 def agrees(stated, value):
+    if isinstance(value, str):
+        return stated == value
     if isinstance(value, list):
         return [int(v) for v in stated.split(",")] == value
     if isinstance(value, float):
