@@ -196,7 +196,7 @@ test: deps-check
 # Debian packages: Criterion for the tests, the grader's libraries
 # (GRADER_DEPS) and the emulator's own (EMU_DEPS);
 # pydeps.sh adds matplotlib (for plots) to whichever python3 is on PATH.
-DEPS := libcriterion-dev pkg-config $(GRADER_DEPS) $(EMU_DEPS)
+DEPS := libcriterion-dev pkg-config python3-markdown $(GRADER_DEPS) $(EMU_DEPS)
 deps-check:
 	@sh common/tools/deps.sh $(DEPS)
 	@sh common/tools/pydeps.sh --warn
@@ -229,6 +229,9 @@ endif
 	@sh tests/bad-submissions.sh
 	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
+	@sh tests/emu-pace.sh
+	@python3 tests/keys.py
+	@sh tests/handouts.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh
 	@sh tests/batch/run.sh

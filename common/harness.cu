@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "caselist.h"
@@ -23,6 +24,7 @@
 #include "reference.h"
 #include "stats.h"
 #include "timing.h"
+#include "emu_pace.h"
 
 /* Everything one run needs, passed to the timing loop as void *. */
 typedef struct {
@@ -38,11 +40,21 @@ static double timeout_s;
 static void on_alarm(int sig)
 {
     (void)sig;
+#ifdef __CUEMU__
+    char msg[400]; /* the emulator is slow: a large n may simply need longer */
+    int len = snprintf(msg, sizeof msg,
+                       "TIMEOUT: still %s after %.0f s.  On the CPU emulator a large n may just "
+                       "be slow: try a smaller n (-n 2^16) or a GPU.  If a small n times out "
+                       "too: a kernel that never finishes (a barrier some threads never reach, "
+                       "a loop that never ends?)\n",
+                       phase, timeout_s);
+#else
     char msg[256];
     int len = snprintf(msg, sizeof msg,
                        "TIMEOUT: still %s after %.0f s: a kernel that never finishes "
                        "(a barrier some threads never reach, a loop that never ends?)\n",
                        phase, timeout_s);
+#endif
     if (write(STDERR_FILENO, msg, (size_t)len) < 0) { /* nothing more we can do */ }
     _exit(EXIT_TIMEOUT);
 }
@@ -419,6 +431,12 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
     if (r->verified)
         printf("  %d more launches verified: %d wrong%s\n", r->verified, r->verify_failed,
                o->dtype == DT_INT32 ? " (compared bit for bit with the first)" : "");
+#ifdef __CUEMU__
+    if (r->kernel.reps > 0) /* CPU times: no GB/s, no fraction of a copy, no CUB */
+        printf("  time: median %.4f ms, min %.4f ms over %d runs of CPU time on the emulator; "
+               "GPU speed is not measured here (GB/s and the fraction of a device copy need "
+               "a GPU)\n", r->kernel.median_ms, r->kernel.min_ms, r->kernel.reps);
+#else
     if (r->kernel.reps > 0) {
         double gbps = stats_gbps(r->bytes, r->kernel.median_ms);
         double copy = stats_gbps(r->bytes, r->copy.median_ms);
@@ -430,10 +448,8 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
             printf("  CUB does the same in %.4f ms (%.1f GB/s): yours takes %.2fx CUB's time\n",
                    r->cub.median_ms, stats_gbps(r->bytes, r->cub.median_ms),
                    r->kernel.median_ms / r->cub.median_ms);
-#ifdef __CUEMU__
-        printf("  (CPU emulator: these are CPU times and say nothing about GPU speed)\n");
-#endif
     }
+#endif
     if (!pass)
         printf("  This is the harness's own check; `./grade` verifies independently.\n");
 }
@@ -459,6 +475,54 @@ static const lab_variant *variant_for(const cli_opts *o, const char *prog)
     return v;
 }
 
+static double wall_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The timed runs to do after a first launch that took first_s: all that
+ * were asked for, except on the emulator by hand when they cannot finish
+ * within --timeout (then none, and advice: the emulator's times say
+ * nothing about a GPU, and a watchdog TIMEOUT would blame the kernel).
+ * A graded run keeps its runs: the grader sizes its cases for the emulator. */
+static int timed_runs(const cli_opts *o, double first_s)
+{
+#ifdef __CUEMU__
+    double est = first_s * (o->warmup + o->reps + o->verify);
+    if (o->graded || o->reps == 0 || est <= o->timeout_s)
+        return o->reps;
+    char msg[400], what[96];
+    snprintf(what, sizeof what, "%d timed runs after a first launch of %.1f s",
+             o->warmup + o->reps, first_s);
+    emu_pace_advice(est, o->timeout_s, o->n, what, msg, sizeof msg);
+    fprintf(stderr, "timing skipped: %s\n", msg);
+    return 0;
+#else
+    (void)first_s;
+    return o->reps;
+#endif
+}
+
+#ifdef __CUEMU__
+/* A run by hand that cannot finish within --timeout even at the
+ * emulator's fastest pace is refused at once, with advice, before it takes
+ * minutes and gigabytes to end in a TIMEOUT that blames the kernel. */
+static int emu_refused(const cli_opts *o, const char *prog)
+{
+    int launches = 1 + o->verify + (o->reps > 0 ? o->warmup + o->reps : 0);
+    double est = emu_pace_floor_s(o->n, launches);
+    if (o->graded || est <= o->timeout_s)
+        return 0;
+    char msg[400], what[64];
+    snprintf(what, sizeof what, "%d launch%s", launches, launches == 1 ? "" : "es");
+    emu_pace_advice(est, o->timeout_s, o->n, what, msg, sizeof msg);
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    return 1;
+}
+#endif
+
 /* The launches of one case: the checked one, the timed ones with the copy
  * and CUB beside them, and --verify's; copies[] gets the outputs kept. */
 static int measure(const cli_opts *o, job *j, const void *in_host, const check_spec *spec,
@@ -467,23 +531,25 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     const lab_variant *v = j->variant;
     size_t data_words = out_words_for(v->kind, o->n, o->dtype); /* without the band */
     watch("running the kernel");
+    double began = wall_s();
     run_once(j);
     CUDA_CHECK(cudaDeviceSynchronize());
+    int reps = timed_runs(o, wall_s() - began);
     copies[0] = copy_back(j->problem.out, data_words);
     int ncopies = 1;
 
     /* Timed runs, then the copy yardstick; the last result is kept too so a
      * result that changes between runs shows up. */
-    if (o->reps > 0) {
+    if (reps > 0) {
         watch("timing the kernel");
-        r->kernel = time_runs(run_once, j, o->warmup, o->reps);
+        r->kernel = time_runs(run_once, j, o->warmup, reps);
         copies[1] = copy_back(j->problem.out, data_words);
         ncopies = 2;
         r->repeat_identical = memcmp(copies[0], copies[1], data_words * 4) == 0;
         watch("timing the device copy");
-        r->copy = time_copy((size_t)(r->bytes / 2), o->warmup, o->reps);
+        r->copy = time_copy((size_t)(r->bytes / 2), o->warmup, reps);
         watch("timing CUB");
-        r->have_cub = time_cub(v->kind, &j->problem, o->warmup, o->reps, &r->cub) == 0;
+        r->have_cub = time_cub(v->kind, &j->problem, o->warmup, reps, &r->cub) == 0;
     }
     /* --verify: more launches, each output checked.  Integers must repeat
      * bit for bit; floats may legitimately differ (combination order), so
@@ -540,6 +606,10 @@ static int run_case(const cli_opts *o, void *prog)
         return EXIT_USAGE;
     timeout_s = o->timeout_s;
     exact_buffers = o->exact;
+#ifdef __CUEMU__
+    if (emu_refused(o, (const char *)prog))
+        return EXIT_USAGE;
+#endif
     report r;
     memset(&r, 0, sizeof r);
     r.guard_hit = -1;

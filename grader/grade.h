@@ -16,6 +16,7 @@ typedef struct {
     double ms;          /* median kernel time reported by the run, or NaN */
     double gbps, copy_gbps;
     char device[96];    /* the device the run reported, or "" */
+    unsigned pattern;   /* a wrong output's shape (diagnose.h PAT_*), or 0 */
 } test_result;
 
 typedef struct {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "diagnose.h"
 #include "cuda_exit.h"
 #include "json.h"
 #include "prng.h"
@@ -222,6 +223,30 @@ static void remember_verified(const suite_case *c, const uint32_t *got, size_t l
     verified.len = len;
 }
 
+/* What case c computes, as the checker reads it. */
+static void case_spec(const suite_case *c, check_spec *spec)
+{
+    check_spec s = {c->kind, c->dtype, c->op, c->exclusive, c->section, c->n,
+                    tol_depth(c->tol, c->n), c->order, c->tuple, c->pred};
+    *spec = s;
+}
+
+/* A wrong copy described for the student (diagnose.h): the inputs that
+ * fed its first wrong element on a line of their own after the check's
+ * detail, and the shape of the mistake in t->pattern for the hints. */
+static void add_diagnosis(const suite_case *c, const void *in, const uint32_t *got,
+                          const check_result *r, test_result *t)
+{
+    check_spec spec;
+    diagnosis d;
+    case_spec(c, &spec);
+    diagnose(&spec, in, got, r, &d);
+    t->pattern = d.bits;
+    size_t used = strlen(t->detail);
+    if (d.text[0] && used + 8 < sizeof t->detail)
+        snprintf(t->detail + used, sizeof t->detail - used, "\n%s", d.text);
+}
+
 /* Check one copy of the output; the input is generated on first need. */
 static void check_copy(const suite_case *c, const uint32_t *got, void **in, check_result *r)
 {
@@ -239,8 +264,8 @@ static void check_copy(const suite_case *c, const uint32_t *got, void **in, chec
         }
         regen_input(*in, c->n, c->dtype, c->dist, c->seed);
     }
-    check_spec spec = {c->kind, c->dtype, c->op, c->exclusive, c->section, c->n,
-                       tol_depth(c->tol, c->n), c->order, c->tuple, c->pred};
+    check_spec spec;
+    case_spec(c, &spec);
     check_output(&spec, *in, got, r);
     if (r->ok)
         remember_verified(c, got, out_len);
@@ -307,6 +332,7 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
         t->verdict = r.unwritten ? V_UNWRITTEN : V_WRONG;
         snprintf(t->detail, sizeof t->detail, "%s%s", r.detail,
                  r.unwritten ? " [unwritten = never stored by the kernel]" : "");
+        add_diagnosis(c, in, got, &r, t);
     } else if (copies == 2) {
         check_result again;
         check_copy(c, got + words, &in, &again);
@@ -315,6 +341,7 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
             snprintf(t->detail, sizeof t->detail,
                      "first run correct, a repeated run wrong (state not reset between "
                      "launches, or a race): %s", again.detail);
+            add_diagnosis(c, in, got + words, &again, t);
         }
     }
     munmap(got, (size_t)size);

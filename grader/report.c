@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "hints.h"
 #include "json.h"
 #include "sanitize.h"
 
@@ -192,9 +193,13 @@ void print_report(const grade_run *g, FILE *f)
             if (k->group != i || g->build_failed)
                 continue;
             case_label(k, c, label, sizeof label);
-            if (isfinite(t->ms))
+            /* an emulated run's milliseconds are CPU time, noise to a student */
+            if (isfinite(t->ms) && strcmp(g->backend, "gpu") == 0 && !k->schedule[0])
                 snprintf(ms, sizeof ms, "%9.3f ms", t->ms);
-            fprintf(f, "  %-13s %-52s %s\n", verdict_name(t->verdict), label, ms);
+            if (ms[0])
+                fprintf(f, "  %-13s %-52s %s\n", verdict_name(t->verdict), label, ms);
+            else
+                fprintf(f, "  %-13s %s\n", verdict_name(t->verdict), label);
             if (t->verdict != V_PASS && t->verdict != V_SKIPPED && t->detail[0] &&
                 k->visibility == VIS_VISIBLE && shown_fail++ < 4)
                 print_indented(f, t->detail, "      ");
@@ -205,9 +210,11 @@ void print_report(const grade_run *g, FILE *f)
         fprintf(f, ": %.1f / %.1f points", g->group_points[i], gr->points);
         if (g->san_taken[i] > 0)
             fprintf(f, " (%.1f taken off for sanitizer findings)", g->san_taken[i]);
-        if (g->group_passed[i] < g->group_run[i] && gr->hint[0])
-            fprintf(f, "   (hint: %s)", gr->hint);
         fputc('\n', f);
+        char hint[600];
+        hint_line(g, i, hint, sizeof hint);
+        if (hint[0])
+            fprintf(f, "  %s\n", hint);
     }
     for (int k = 0; k < s->nspeed; k++) {
         const suite_speed *sp = &s->speed[k];
@@ -306,6 +313,11 @@ int write_results_json(const grade_run *g, const char *path)
     for (int i = 0; i < s->ngroups; i++) {
         size_t used = (size_t)snprintf(out, sizeof out, "%d/%d tests passed.",
                                        g->group_passed[i], g->group_run[i]);
+        char hint[600] = ""; /* first: the case details below may fill the text */
+        if (!hidden_group(s, i)) /* a hidden group's tests stay unexplained */
+            hint_line(g, i, hint, sizeof hint);
+        if (hint[0])
+            used += (size_t)snprintf(out + used, sizeof out - used, "\n%s", hint);
         for (int c = 0; c < s->ncases && used < sizeof out - 200; c++) {
             const test_result *t = &g->tests[c];
             if (s->cases[c].group != i || t->verdict == V_PASS || t->verdict == V_SKIPPED)

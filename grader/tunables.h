@@ -105,4 +105,14 @@
 #define UNPACK_MAX_MEMBERS 10000
 #define UNPACK_MAX_BYTES (1LL << 30)
 
+/* A wrong output is described (diagnose.h: which elements are wrong, and
+ * how) up to this many elements: the description needs the expected
+ * output as doubles, 8 bytes an element (128 MiB here), and every suite
+ * shows its mistakes well below 2^24 already. */
+#define DIAGNOSE_MAX_N ((size_t)1 << 24)
+/* How far back from a wrong sum the diagnosis looks for the one input it
+ * lacks or doubles: a Kogge-Stone or Brent-Kung step's partner is at most a
+ * section away, a carry at most a tile, both far below this. */
+#define DIAGNOSE_MAX_SEARCH 65536
+
 #endif /* GRADER_TUNABLES_H */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # dist.sh - `make dist` (a student's copy of the kit): the tarball has no
-# solutions/, hidden tests (grader/suites/hidden/), tests/ or .ci/, has
+# solutions/, hidden tests (grader/suites/hidden/), answer keys (handouts/keys/), tests/ or .ci/, has
 # every lab's skeleton as committed and a prebuilt reference per lab; unpacked, it builds and grades a lab (the
 # skeleton 0, the solution full correctness), and says why `make test` and
 # `make solutions` cannot run there.  Needs nvcc (SKIPPED without).
@@ -20,7 +20,9 @@ no() { echo "FAIL dist: $*"; fail=1; }
 make -s --no-print-directory dist DIST_ARCHS=sm_90 >"$tmp/dist.log" 2>&1 || { cat "$tmp/dist.log"; no "make dist"; exit 1; }
 tar -xzf build/dist/reduce-scan-kit.tar.gz -C "$tmp" || { no "cannot unpack"; exit 1; }
 kit="$tmp/reduce-scan-kit"
-for d in solutions tests .ci grader/suites/hidden; do [ -e "$kit/$d" ] && no "$d/ is in the student's copy"; done
+for d in solutions tests .ci grader/suites/hidden handouts/keys; do [ -e "$kit/$d" ] && no "$d/ is in the student's copy"; done
+[ -d handouts/keys ] || no "this checkout has no handouts/keys/ to leave out"
+tar -tzf build/dist/reduce-scan-kit.tar.gz | grep -q "handouts/keys" && no "the tarball lists handouts/keys"
 [ -d grader/suites/hidden ] || no "this checkout has no grader/suites/hidden/ to leave out"
 tar -tzf build/dist/reduce-scan-kit.tar.gz | grep -q "grader/suites/hidden" && no "the tarball lists grader/suites/hidden"
 for d in labs/lab*-*/; do
@@ -53,5 +55,5 @@ if skel["score"] != 0 or sol["score"] != full:
           "solution %s (%s expected)" % (skel["score"], sol["score"], full))
     sys.exit(1)
 PY
-[ $fail = 0 ] && echo "ok   dist: student's copy $(du -h "$top/build/dist/reduce-scan-kit.tar.gz" | cut -f1): no solutions, hidden tests or kit tests, references prebuilt, grades lab 1"
+[ $fail = 0 ] && echo "ok   dist: student's copy $(du -h "$top/build/dist/reduce-scan-kit.tar.gz" | cut -f1): no solutions, hidden tests, answer keys or kit tests, references prebuilt, grades lab 1"
 exit $fail

@@ -1,6 +1,7 @@
 #!/bin/sh
 # dist.sh - a student's copy of the kit: the committed tree without the
-# reference solutions (solutions/), the hidden tests (grader/suites/hidden/)
+# reference solutions (solutions/), the hidden tests (grader/suites/hidden/),
+# the handouts' answer keys (handouts/keys/)
 # and the kit's own tests (tests/, .ci/, which need the solutions), with
 # each lab's reference prebuilt instead, so that
 # ./grade can still time a student against it.  A prebuilt reference holds
@@ -49,7 +50,7 @@ for d in solutions/lab*-*/; do
         bin SRC_DIR="${d%/}" BIN="refbin/$lab" >"$stage/build.log" 2>&1 ||
         { cat "$stage/build.log" >&2; die "the $lab reference did not build"; }
 done
-rm -rf solutions tests .ci grader/suites/hidden
+rm -rf solutions tests .ci grader/suites/hidden handouts/keys
 cd "$top"
 cat >"$kit/refbin/README.md" <<TXT
 # Prebuilt reference solutions
