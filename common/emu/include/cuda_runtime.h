@@ -559,7 +559,7 @@ cudaError_t launch_by_args(bool cooperative, const char *name, const char *file,
     cudaError_t e = launch_grid(name, file, line, cfg, &call_body<decltype(body)>, &body);
     return e;
 }
-template <class K, class... R>
+template <class K, class... R, class = std::enable_if_t<!std::is_function<K>::value>>
 cudaError_t launch_by_args(bool, const char *, const char *, int, K *, R...)
 {
     static_assert(sizeof(K) == 0, "cuemu: cudaLaunchKernel and cudaLaunchCooperativeKernel need the "

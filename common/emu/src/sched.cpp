@@ -131,6 +131,7 @@ struct Worker {
     std::vector<char *> stacks; /* base (guard page) of each stack */
     std::vector<unsigned> perm;
     unsigned warp_arrived[32] = {};
+    bool warp_mixed[32] = {}; /* waiting lanes of the warp are in different operations */
     char *smem_region = nullptr; /* dynamic shared memory + guard page */
     size_t smem_cap = 0;
     Grid *grid = nullptr;
@@ -267,6 +268,14 @@ const char *kind_name(bool warp, int kind)
         "__ballot/any/all_sync()", "__match_any_sync()", "__match_all_sync()",
         "__reduce_*_sync()", "__syncwarp()", "__activemask()"};
     return warp ? wop[kind] : bar[kind];
+}
+
+/* Can a lane waiting in o meet a lane arriving with (kind, mask, arg)?
+ * Shuffles of any direction exchange with each other, as on a GPU. */
+inline bool compatible(const Fiber *o, WarpOp kind, unsigned mask, int arg)
+{
+    return o->mask == mask && ((is_shuffle(o->kind) && is_shuffle(kind)) ||
+                               (o->kind == kind && (kind != WARP_REDUCE || o->src == arg)));
 }
 
 /* ---- fibers ------------------------------------------------------------ */
@@ -424,7 +433,8 @@ void resolve_stall(Worker *w)
             unsigned base = i & ~31u;
             for (unsigned l = 0; l < 32 && base + l < w->n; l++) {
                 Fiber &g = fs[base + l];
-                if (!(f.mask & (1u << l)) || g.state == AT_WARP)
+                if (!(f.mask & (1u << l)) ||
+                    (g.state == AT_WARP && compatible(&g, (WarpOp)f.kind, f.mask, f.src)))
                     continue;
                 if (g.state == EXITED)
                     fail_block(w, "divergent warp operation: in warp %u, thread (%u,%u,%u) "
@@ -545,6 +555,7 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         f.line = 0;
     }
     memset(w->warp_arrived, 0, sizeof w->warp_arrived);
+    memset(w->warp_mixed, 0, sizeof w->warp_mixed);
     w->nrunnable = (int)n;
     w->nexited = w->nbarrier = w->nwarp = w->nactivemask = 0;
     w->bar_count = w->bar_result = 0;
@@ -1043,30 +1054,27 @@ static unsigned long long lane_result(const Fiber *fs, const Fiber &g, WarpOp ki
     }
 }
 
-/* A lane arrives at a warp operation while others of its warp wait: lanes
- * that meet must agree on kind and mask.  Lanes of disjoint masks (tiles
- * of a cooperative-groups partition) proceed independently. */
-static void check_meeting(const Fiber *fs, unsigned arrived, WarpOp kind, unsigned mask,
-                          int arg, unsigned lane, const char *file, int line)
+/* A lane arrives while lanes of its warp wait in operations that differ
+ * from its own (tiles of a partition, or lanes of a group still in an
+ * earlier operation).  Two lanes that name each other in their masks but
+ * wait in different operations can never both go on: an error.  Returns
+ * the waiting lanes it meets. */
+static unsigned meet_mixed(const Fiber *fs, unsigned arrived, WarpOp kind, unsigned mask, int arg,
+                           unsigned lane, const char *file, int line)
 {
-    /* The first waiting lane of the own group stands for all of it; of the
-     * other waiting lanes, those whose mask names this lane disagree. */
-    unsigned own = arrived & mask, others = arrived & ~mask;
-    unsigned suspects = own ? own & (0u - own) : 0;
-    for (unsigned m = others; m; m &= m - 1)
-        if (fs[__builtin_ctz(m)].mask >> lane & 1)
-            suspects |= m & (0u - m);
-    for (; suspects; suspects &= suspects - 1) {
-        unsigned l = __builtin_ctz(suspects);
+    unsigned mates = 0;
+    for (unsigned m = arrived & mask; m; m &= m - 1) {
+        unsigned l = __builtin_ctz(m);
         const Fiber *o = &fs[l];
-        bool same_class = (is_shuffle(o->kind) && is_shuffle(kind)) ||
-                          (o->kind == kind && (kind != WARP_REDUCE || o->src == arg));
-        if (!same_class || o->mask != mask)
+        if (compatible(o, kind, mask, arg))
+            mates |= 1u << l;
+        else if (o->mask >> lane & 1)
             diag_exit("divergent warp operation: lane %u calls %s (%s:%d) with mask 0x%08x "
                       "while lane %u waits in %s (%s:%d) with mask 0x%08x",
                       lane, kind_name(true, kind), file, line, mask, l,
                       kind_name(true, o->kind), o->file, o->line, o->mask);
     }
+    return mates;
 }
 
 unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value, int arg,
@@ -1094,8 +1102,19 @@ unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value,
     unsigned expected = mask & exist;
     Fiber *fs = w->fibers.data() + base;
     unsigned &arrived = w->warp_arrived[wi];
-    if (arrived)
-        check_meeting(fs, arrived, kind, mask, arg, lane, file, line);
+    /* Fast path: every waiting lane of the warp is in one operation (the
+     * first one's), and this lane joins it. */
+    unsigned mates = 0;
+    if (arrived) {
+        if (!w->warp_mixed[wi] && compatible(&fs[__builtin_ctz(arrived)], kind, mask, arg)) {
+            mates = arrived;
+        } else {
+            w->warp_mixed[wi] = true;
+            mates = meet_mixed(fs, arrived, kind, mask, arg, lane, file, line);
+        }
+    } else {
+        w->warp_mixed[wi] = false;
+    }
     f->kind = kind;
     f->mask = mask;
     f->file = file;
@@ -1103,7 +1122,8 @@ unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value,
     f->value = value;
     f->src = is_shuffle(kind) ? shuffle_source(kind, lane, arg, width) : arg;
     arrived |= 1u << lane;
-    if ((arrived & expected) != expected) {
+    mates |= 1u << lane;
+    if ((mates & expected) != expected) {
         f->state = AT_WARP;
         w->nrunnable--;
         w->nwarp++;
