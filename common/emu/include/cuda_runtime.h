@@ -54,6 +54,9 @@
 #endif
 
 #define CUDART_VERSION 12000
+#define CUDART_CB
+#define CUDARTAPI
+#define CUDART_DEVICE __device__
 #define __CUDART_API_VERSION 12000
 #ifndef CUDA_VERSION
 #define CUDA_VERSION 12000
