@@ -81,7 +81,9 @@ template <class T> static inline unsigned long long match_bits(T v)
     static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value, "match_any/match_all take a value of at most 8 bytes");
     return cuemu::to_bits(v);
 }
-enum Kind { BLOCK, TILE, COALESCED, GRID };
+enum Kind { BLOCK, TILE, COALESCED, GRID, MULTI_WARP };
+/* A tile of more than one warp waits here (defined below). */
+void multi_warp_sync(unsigned size, const char *file, int line);
 } // namespace details
 
 /* Any group, as a value (what tiled_partition(g, n) returns). */
@@ -100,7 +102,7 @@ public:
         case details::BLOCK: return (unsigned long long)blockDim.x * blockDim.y * blockDim.z;
         case details::GRID:
             return (unsigned long long)blockDim.x * blockDim.y * blockDim.z * gridDim.x * gridDim.y * gridDim.z;
-        case details::TILE: return size_;
+        case details::TILE: case details::MULTI_WARP: return size_;
         default: return (unsigned)__builtin_popcount(mask_);
         }
     }
@@ -112,7 +114,7 @@ public:
         case details::GRID:
             return ((unsigned long long)(blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) *
                        (blockDim.x * blockDim.y * blockDim.z) + r;
-        case details::TILE: return r & (size_ - 1);
+        case details::TILE: case details::MULTI_WARP: return r & (size_ - 1);
         default: return (unsigned)__builtin_popcount(mask_ & ((1u << (r & 31)) - 1));
         }
     }
@@ -121,6 +123,7 @@ public:
         switch (kind_) {
         case details::BLOCK: cuemu::block_sync(cuemu::BAR_PLAIN, 0, file, line); break;
         case details::GRID: cuemu::grid_sync(file, line); break;
+        case details::MULTI_WARP: details::multi_warp_sync(size_, file, line); break;
         default: cuemu::warp_op(cuemu::WARP_SYNC, mask_, 0, 0, 32, file, line);
         }
     }
@@ -254,12 +257,91 @@ static inline coalesced_group coalesced_threads(const char *file = __builtin_FIL
 
 template <unsigned N, class Parent = void> class thread_block_tile;
 
+namespace details {
+/* Tiles of more than one warp meet through per-worker state (a worker runs
+ * one block at a time, all its fibers on one OS thread): a generation
+ * barrier per tile that polls with __nanosleep, and one 8-byte slot per
+ * thread for shuffles and reductions. */
+struct multi_warp_state {
+    unsigned count[32], gen[32];
+    unsigned long long slot[1024];
+};
+static inline multi_warp_state &multi_state()
+{
+    static thread_local multi_warp_state st;
+    return st;
+}
+inline void multi_warp_sync(unsigned size, const char *file, int line)
+{
+    multi_warp_state &st = multi_state();
+    unsigned id = block_rank() / size, g = st.gen[id];
+    (void)file, (void)line;
+    if (++st.count[id] == size) {
+        st.count[id] = 0;
+        st.gen[id] = g + 1;
+        return;
+    }
+    while (st.gen[id] == g)
+        cuemu::soft_yield();
+}
+} // namespace details
+
+/* A tile of N threads, N a power of two from 64 to 1024: N / 32 whole
+ * warps.  Collectives go through memory, as in CUDA (which needs a
+ * block_tile_memory for them); values of at most 8 bytes. */
+template <unsigned N> class multi_warp_tile : public thread_group {
+    static_assert(N <= 1024 && (N & (N - 1)) == 0, "thread_block_tile<N>: N a power of two up to 1024");
+
+public:
+    static constexpr bool cuemu_multi_warp = true; /* found by cg::reduce */
+    multi_warp_tile() : thread_group(details::MULTI_WARP, N, 0xffffffffu) {}
+    static constexpr unsigned size() { return N; }
+    static constexpr unsigned num_threads() { return N; }
+    static unsigned thread_rank() { return details::block_rank() & (N - 1); }
+    static unsigned meta_group_rank() { return details::block_rank() / N; }
+    static unsigned meta_group_size() { return (blockDim.x * blockDim.y * blockDim.z + N - 1) / N; }
+    void sync(const char *file = __builtin_FILE(), int line = __builtin_LINE()) const
+    {
+        details::multi_warp_sync(N, file, line);
+    }
+    /* Every thread publishes v; returns the value of thread `src` of the tile. */
+    template <class T>
+    T shfl(T v, unsigned src, const char *file = __builtin_FILE(), int line = __builtin_LINE()) const
+    {
+        static_assert(sizeof(T) <= 8, "collectives of tiles larger than 32 threads take at most 8 bytes");
+        unsigned long long *slot = details::multi_state().slot + (details::block_rank() & ~(N - 1));
+        std::memcpy(&slot[thread_rank()], &v, sizeof(T));
+        sync(file, line);
+        T r;
+        std::memcpy(&r, &slot[src % N], sizeof(T));
+        sync(file, line);
+        return r;
+    }
+    bool any(int p, const char *file = __builtin_FILE(), int line = __builtin_LINE()) const
+    {
+        return reduce_bits(p != 0, file, line) > 0;
+    }
+    bool all(int p, const char *file = __builtin_FILE(), int line = __builtin_LINE()) const
+    {
+        return reduce_bits(p != 0, file, line) == N;
+    }
+    unsigned reduce_bits(unsigned p, const char *file, int line) const
+    {
+        unsigned long long *slot = details::multi_state().slot + (details::block_rank() & ~(N - 1));
+        slot[thread_rank()] = p;
+        sync(file, line);
+        unsigned c = 0;
+        for (unsigned i = 0; i < N; i++)
+            c += (unsigned)slot[i];
+        sync(file, line);
+        return c;
+    }
+};
+
 /* A tile of N threads (a power of two, at most a warp): lanes
  * [rank & ~(N-1), +N) of a warp. */
 template <unsigned N> class thread_block_tile_base : public thread_group {
-    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                  "cuemu: thread_block_tile<N> needs N a power of two up to 32 (tiles of more than "
-                  "32 threads are not supported by the emulator)");
+    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "thread_block_tile<N>: N a power of two");
 
 public:
     thread_block_tile_base() : thread_group(details::TILE, N, details::tile_mask(N, details::lane())) {}
@@ -319,7 +401,9 @@ public:
     }
 };
 
-template <unsigned N, class Parent> class thread_block_tile : public thread_block_tile_base<N> {
+template <unsigned N, class Parent>
+class thread_block_tile
+    : public std::conditional_t<(N > 32), multi_warp_tile<N>, thread_block_tile_base<N>> {
 public:
     thread_block_tile() {}
     /* A tile converts to a tile of the same size with another parent. */

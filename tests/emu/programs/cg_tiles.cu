@@ -100,6 +100,42 @@ __global__ void dynamic_tiles(int *out, unsigned n)
     out[2 * block.thread_rank() + 1] = (int)t.size();
 }
 
+/* Tiles of several warps (64 and 128 threads of a 256-thread block):
+ * reduce, shfl, sync and ranks. */
+template <unsigned N> __global__ void big_tiles(int *out)
+{
+    __shared__ cg::block_tile_memory<256> scratch;
+    cg::thread_block block = cg::this_thread_block(scratch);
+    cg::thread_block_tile<N> t = cg::tiled_partition<N>(block);
+    int v = value_of(block.thread_rank());
+    int s = cg::reduce(t, v, cg::plus<int>());
+    int m = cg::reduce(t, v, cg::greater<int>());
+    t.sync();
+    int x = t.shfl(v, N - 1);
+    out[4 * block.thread_rank()] = s;
+    out[4 * block.thread_rank() + 1] = m;
+    out[4 * block.thread_rank() + 2] = x;
+    out[4 * block.thread_rank() + 3] = t.thread_rank() + 1000 * t.meta_group_rank();
+}
+
+template <unsigned N> static void run_big_tile(int *d, int *h)
+{
+    big_tiles<N><<<1, 256>>>(d);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(h, d, sizeof(int) * 4 * 256, cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (int i = 0; i < 256; i++) {
+        int base = i & ~(int)(N - 1), sum = 0, mx = -1;
+        for (int k = base; k < base + (int)N; k++)
+            sum += value_of(k), mx = value_of(k) > mx ? value_of(k) : mx;
+        bad += h[4 * i] != sum || h[4 * i + 1] != mx || h[4 * i + 2] != value_of(base + (int)N - 1) ||
+               h[4 * i + 3] != i - base + 1000 * (i / (int)N);
+    }
+    EXPECT(bad == 0);
+    printf("tile<%u> of a 256-thread block: sums %d %d, max %d, %d threads wrong\n", N, h[0], h[4 * 255],
+           h[1], bad);
+}
+
 template <unsigned N> static void run_tile(int *d, int *h)
 {
     tile_ops<N><<<1, THREADS>>>(d);
@@ -124,13 +160,15 @@ template <unsigned N> static void run_tile(int *d, int *h)
 
 int main()
 {
-    int *d, *h = (int *)malloc(sizeof(int) * THREADS * FIELDS);
-    CUDA_OK(cudaMalloc(&d, sizeof(int) * THREADS * FIELDS));
+    int *d, *h = (int *)malloc(sizeof(int) * THREADS * FIELDS * 2);
+    CUDA_OK(cudaMalloc(&d, sizeof(int) * THREADS * FIELDS * 2));
     run_tile<32>(d, h);
     run_tile<16>(d, h);
     run_tile<8>(d, h);
     run_tile<4>(d, h);
     run_tile<2>(d, h);
+    run_big_tile<64>(d, h);
+    run_big_tile<128>(d, h);
     for (unsigned n = 4; n <= 32; n *= 2) {
         dynamic_tiles<<<1, THREADS>>>(d, n);
         CUDA_OK(cudaMemcpy(h, d, sizeof(int) * 2 * THREADS, cudaMemcpyDeviceToHost));

@@ -20,9 +20,10 @@ struct lane_set {
 };
 static inline lane_set lanes_of(const thread_group &g, const char *file, int line)
 {
-    if (g.get_type() == BLOCK || g.get_type() == GRID)
-        cuemu::trap("cooperative-groups collective (reduce/scan) on a thread_block or grid_group: "
-                    "it takes a thread_block_tile or a coalesced_group", file, line);
+    if (g.get_type() == BLOCK || g.get_type() == GRID || g.get_type() == MULTI_WARP)
+        cuemu::trap("cooperative-groups collective (reduce/scan) on a thread_block, a grid_group or "
+                    "(scans) a tile of more than 32 threads: the emulator takes a tile of a warp or a "
+                    "coalesced_group", file, line);
     lane_set s;
     s.mask = g.lanes();
     s.rank = (unsigned)g.thread_rank();
