@@ -89,6 +89,17 @@ __global__ void bit_ops(Bits *b, unsigned x, unsigned long long y)
     *b = r;
 }
 
+/* Kernels gate features on __CUDA_ARCH__ (NVIDIA's samples do): the
+ * emulated device is compute capability 9.0, and so is an H100/H200. */
+__global__ void arch_gate(int *out)
+{
+#if __CUDA_ARCH__ >= 800
+    *out = __reduce_add_sync(0xffffffff, 1);
+#else
+    *out = -1;
+#endif
+}
+
 __global__ void printing_and_clocks(int *ok)
 {
     long long c0 = clock64();
@@ -184,6 +195,13 @@ int main()
         ticks += hok[i];
     EXPECT(ticks == 32);
     printf("clock64 never runs backwards: %d of 32 threads\n", ticks);
+    int *darch, harch = 0;
+    CUDA_OK(cudaMalloc(&darch, sizeof harch));
+    arch_gate<<<1, 32>>>(darch);
+    CUDA_OK(cudaMemcpy(&harch, darch, sizeof harch, cudaMemcpyDeviceToHost));
+    EXPECT(harch == 32);
+    printf("kernel sections for __CUDA_ARCH__ >= 800 compiled: %s\n", harch == 32 ? "yes" : "no");
+    CUDA_OK(cudaFree(darch));
     CUDA_OK(cudaFree(dw));
     CUDA_OK(cudaFree(da));
     CUDA_OK(cudaFree(db));
