@@ -643,6 +643,9 @@ void worker_main(Worker *w)
             std::unique_lock<std::mutex> lk(g_mu);
             g_cv_work.wait(lk, [&] { return g_grid && g_gen != seen; });
             seen = g_gen;
+            /* Workers beyond CUEMU_THREADS exist for cooperative grids only. */
+            if (w->id >= g_settings.threads && !g_grid->cooperative)
+                continue;
             g = g_grid;
             g_active++;
         }
