@@ -94,7 +94,9 @@ $(BUILD)/host/%.o: common/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(OUT)/common/%.o: common/%.cu $(HEADERS) | backend-check
+# On the emulator an object also depends on the emulator's headers: a stale
+# harness.o built against an older cuda_runtime.h links, then crashes.
+$(OUT)/common/%.o: common/%.cu $(HEADERS) $(if $(filter emu,$(BACKEND)),$(EMU_RT_DEPS)) | backend-check
 	@mkdir -p $(@D)
 	$(CUDACC) $(CUFLAGS) -c -o $@ $<
 

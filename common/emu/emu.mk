@@ -13,6 +13,7 @@ EMU_DEPS  := g++ gcc python3 libboost-context-dev libcriterion-dev
 EMU_BUILD    := $(TOP)/build/emu
 EMU_LIB      := $(EMU_BUILD)/libcuemu.a
 EMU_RT_DEPS  := $(wildcard $(TOP)/common/emu/src/*.cpp $(TOP)/common/emu/src/*.h \
+                  $(TOP)/common/emu/include/*/*.h \
                   $(TOP)/common/emu/include/*.h) $(EMU_NVCC)
 EMU_TEST_DIR := $(TOP)/tests/emu
 EMU_TEST_CU  := $(wildcard $(EMU_TEST_DIR)/programs/*.cu)

@@ -118,6 +118,81 @@ Test(subset, device_printf_once)
     cr_expect(at == NULL || strstr(at + 1, line) == NULL, "printed more than once:\n%s", r.out);
 }
 
+/* ---- real CUDA code (issue 12): each program prints the lines a GPU prints
+ * (tests/gpu/device-emu-compare.sh compares them) and checks itself ---- */
+
+/* A self-checking program that prints the same lines under every schedule
+ * and worker count. */
+static void same_output_everywhere(const char *prog)
+{
+    static struct result first, r;
+    char ok[128];
+    snprintf(ok, sizeof ok, "%s: ok", prog);
+    run(&first, "CUEMU_SCHEDULE=inorder CUEMU_THREADS=1", "./%s", prog);
+    cr_assert_eq(first.status, 0, "%s exited %d\n%s%s", prog, first.status, first.out, first.err);
+    cr_expect(strstr(first.out, ok) != NULL, "%s:\n%s%s", prog, first.out, first.err);
+    for (size_t i = 0; i < sizeof SCHEDULES / sizeof *SCHEDULES; i++) {
+        run(&r, SCHEDULES[i], "./%s", prog);
+        cr_expect_eq(r.status, 0, "%s under %s exited %d\n%s", prog, SCHEDULES[i], r.status, r.err);
+        cr_expect_str_eq(r.out, first.out, "%s under %s", prog, SCHEDULES[i]);
+    }
+}
+
+Test(cuda, cooperative_groups_tiles_reduce_scan) { same_output_everywhere("cg_tiles"); }
+Test(cuda, cooperative_groups_coalesced_partitions_grid_sync) { same_output_everywhere("cg_coalesced"); }
+Test(cuda, warp_atomic_bit_intrinsics_printf_clock) { same_output_everywhere("intrinsics"); }
+Test(cuda, launch_forms_and_cudaLaunchKernel) { same_output_everywhere("launch_forms"); }
+Test(cuda, runtime_api_breadth) { same_output_everywhere("runtime_breadth"); }
+
+Test(cuda, tile_shuffle_skipped_by_a_lane_is_divergent)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=1", "./diag_cg tile");
+    cr_expect_eq(r.status, DIAG_EXIT, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.err, "kernel 'tile_skip'");
+    EXPECT_CONTAINS(r.err, "with mask 0x000000ff, but lane 5, thread (5,0,0), named in the mask, has exited");
+    EXPECT_CONTAINS(r.err, "diag_cg.cu:20");
+}
+Test(cuda, lanes_naming_each_other_in_different_operations)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=1", "./diag_cg mixed");
+    cr_expect_eq(r.status, DIAG_EXIT, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.err, "divergent warp operation: lane 3 calls __ballot/any/all_sync()");
+}
+Test(cuda, grid_sync_needs_a_cooperative_launch)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=1", "./diag_cg grid");
+    cr_expect_eq(r.status, DIAG_EXIT, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.err, "not launched with cudaLaunchCooperativeKernel");
+    run(&r, "CUEMU_THREADS=1", "./diag_cg grid-exit");
+    cr_expect_eq(r.status, DIAG_EXIT, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.err, "divergent grid sync");
+    EXPECT_CONTAINS(r.err, "1 block(s) of the grid have exited without it");
+    for (size_t i = 0; i < sizeof SCHEDULES / sizeof *SCHEDULES; i++) {
+        run(&r, SCHEDULES[i], "./diag_cg fine");
+        cr_expect_eq(r.status, 0, "under %s: %s%s", SCHEDULES[i], r.out, r.err);
+    }
+}
+
+/* CUB and Thrust are refused at once, in one line (README: why). */
+static void refused(const char *file, const char *lib)
+{
+    static struct result r;
+    const char *nvcc = env_or("EMU_NVCC", "common/emu/emu-nvcc");
+    const char *src = env_or("CUEMU_TEST_SRC", "tests/emu");
+    run(&r, "", "%s -o drv_refused %s/driver/%s", nvcc, src, file);
+    cr_expect_eq(r.status, 2, "%s exited %d: %s", file, r.status, r.err);
+    char want[128];
+    snprintf(want, sizeof want, "the emulator does not support %s", lib);
+    EXPECT_CONTAINS(r.err, want);
+    const char *nl = strchr(r.err, '\n');
+    cr_expect(nl != NULL && nl[1] == 0, "one line, not g++'s errors:\n%s", r.err);
+}
+Test(cuda, thrust_is_refused_in_one_line) { refused("uses_thrust.cu", "Thrust"); }
+Test(cuda, cub_is_refused_in_one_line) { refused("uses_cub.cu", "CUB"); }
+
 /* ---- launch errors ----------------------------------------------------------- */
 
 Test(launch, bad_configurations_fail_and_do_not_run)

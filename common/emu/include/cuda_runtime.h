@@ -54,7 +54,21 @@
 #endif
 
 #define CUDART_VERSION 12000
+#define CUDART_CB
+#define CUDARTAPI
+#define CUDART_DEVICE __device__
 #define __CUDART_API_VERSION 12000
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 12000
+#endif
+/* The include guards of the real headers: code such as the CUDA samples'
+ * helper_cuda.h tests them to learn what has been included. */
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __HOST_DEFINES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
 
 #ifdef __cplusplus
 #define CUEMU_EXTERN_C extern "C"
@@ -127,6 +141,7 @@ typedef enum cudaError {
     cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
     cudaErrorUnknown = 999
 } cudaError_t;
@@ -144,6 +159,8 @@ typedef enum cudaFuncAttribute {
     cudaFuncAttributePreferredSharedMemoryCarveout = 9
 } cudaFuncAttribute;
 
+#include "cuemu_device_attr.h"
+
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 #define cudaStreamDefault 0x00
@@ -154,6 +171,25 @@ typedef struct CUevent_st *cudaEvent_t;
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
 #define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+#define cudaCpuDeviceId ((int)-1)
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaEventInterprocess 0x04
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *user_data);
+typedef void (*cudaHostFn_t)(void *user_data);
 
 typedef struct cudaDeviceProp {
     char name[256];
@@ -194,6 +230,30 @@ typedef struct cudaDeviceProp {
     int managedMemory;
     int isMultiGpuBoard;
     int cooperativeLaunch;
+    int cooperativeMultiDeviceLaunch;
+    int concurrentManagedAccess;
+    int pageableMemoryAccess;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int directManagedMemAccessFromHost;
+    int hostNativeAtomicSupported;
+    int pciDomainID;
+    int tccDriver;
+    int memoryPoolsSupported;
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int singleToDoublePrecisionPerfRatio;
+    int maxTexture1D;
+    int maxTexture2D[2];
+    int maxTexture3D[3];
+    int maxSurface1D;
+    int maxSurface2D[2];
+    int maxSurface3D[3];
+    char uuid[16];
+    char luid[8];
 } cudaDeviceProp;
 
 /* ---- runtime API ------------------------------------------------------ */
@@ -238,6 +298,37 @@ CUEMU_EXTERN_C cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsig
 CUEMU_EXTERN_C cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 CUEMU_EXTERN_C cudaError_t cudaStreamDestroy(cudaStream_t stream);
 CUEMU_EXTERN_C cudaError_t cudaStreamQuery(cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
+CUEMU_EXTERN_C cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device,
+                                                cudaStream_t stream);
+CUEMU_EXTERN_C cudaError_t cudaMemAdvise(const void *ptr, size_t count, int advice, int device);
+CUEMU_EXTERN_C cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaHostUnregister(void *ptr);
+CUEMU_EXTERN_C cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb,
+                                                 void *user_data, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data);
+CUEMU_EXTERN_C cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags,
+                                                        int priority);
+CUEMU_EXTERN_C cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+CUEMU_EXTERN_C cudaError_t cudaSetDeviceFlags(unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+CUEMU_EXTERN_C cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+CUEMU_EXTERN_C cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+CUEMU_EXTERN_C cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+CUEMU_EXTERN_C cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
+CUEMU_EXTERN_C cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
+CUEMU_EXTERN_C cudaError_t cudaThreadSynchronize(void);
+CUEMU_EXTERN_C cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func);
+CUEMU_EXTERN_C cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config);
+CUEMU_EXTERN_C cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+                                                                         int block_size,
+                                                                         size_t dyn_smem);
+CUEMU_EXTERN_C cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *blocks, const void *func, int block_size, size_t dyn_smem, unsigned int flags);
+CUEMU_EXTERN_C cudaError_t cuemu_max_potential_block_size(int *min_grid, int *block_size,
+                                                          size_t dyn_smem, int limit);
 /* Internal helpers for the symbol and attribute templates below. */
 CUEMU_EXTERN_C cudaError_t cuemu_memcpy_symbol(void *dst, const void *src, size_t count,
                                                int to_symbol);
@@ -302,6 +393,70 @@ static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
     *size = sizeof(T);
     return cudaSuccess;
 }
+template <class T>
+static inline cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned int flags = cudaMemAttachGlobal)
+{
+    return cudaMallocManaged((void **)ptr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+{
+    return cudaHostAlloc((void **)ptr, size, flags);
+}
+template <class F> static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, F *func)
+{
+    return cudaFuncGetAttributes(attr, (const void *)func);
+}
+template <class F> static inline cudaError_t cudaFuncSetCacheConfig(F *func, cudaFuncCache config)
+{
+    return cudaFuncSetCacheConfig((const void *)func, config);
+}
+template <class F>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F *func, int block_size,
+                                                                        size_t dyn_smem)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)func, block_size, dyn_smem);
+}
+template <class F>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, F *func,
+                                                                                 int block_size,
+                                                                                 size_t dyn_smem,
+                                                                                 unsigned int flags)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, (const void *)func, block_size,
+                                                                  dyn_smem, flags);
+}
+/* The block size that fills an emulated SM best: 1024 threads (no
+ * registers are modelled), or the limit given. */
+template <class F>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block_size, F func,
+                                                             size_t dyn_smem = 0, int limit = 0)
+{
+    (void)func;
+    return cuemu_max_potential_block_size(min_grid, block_size, dyn_smem, limit);
+}
+template <class F>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *min_grid, int *block_size, F func,
+                                                                         int (*smem_of)(int), int limit = 0)
+{
+    (void)func;
+    return cuemu_max_potential_block_size(min_grid, block_size, smem_of ? (size_t)smem_of(1024) : 0, limit);
+}
+#ifndef CUEMU_SOURCE_PASS
+/* In .cu files the source pass turns these calls into typed launches; a
+ * host .cpp file has no kernels to launch. */
+static inline cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t = 0, cudaStream_t = 0)
+{
+    fprintf(stderr, "cuemu: cudaLaunchKernel is supported in .cu files only\n");
+    return cudaErrorNotSupported;
+}
+static inline cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3, void **, size_t = 0,
+                                                      cudaStream_t = 0)
+{
+    fprintf(stderr, "cuemu: cudaLaunchCooperativeKernel is supported in .cu files only\n");
+    return cudaErrorNotSupported;
+}
+#endif
 template <class F>
 static inline cudaError_t cudaFuncSetAttribute(F *func, cudaFuncAttribute attr, int value)
 {
@@ -334,11 +489,16 @@ enum BarrierKind { BAR_PLAIN, BAR_COUNT, BAR_AND, BAR_OR };
 enum WarpOp {
     WARP_SHFL_IDX, WARP_SHFL_UP, WARP_SHFL_DOWN, WARP_SHFL_XOR, /* shuffles */
     WARP_VOTE,       /* __ballot_sync, __any_sync, __all_sync */
+    WARP_MATCH_ANY,  /* __match_any_sync: lanes holding the same value */
+    WARP_MATCH_ALL,  /* __match_all_sync: mask if all hold one value (bit 32: pred) */
+    WARP_REDUCE,     /* __reduce_*_sync: arg is a ReduceOp */
     WARP_SYNC,       /* __syncwarp */
     WARP_ACTIVEMASK, /* __activemask (active_mask, not warp_op) */
     WARP_OP_KINDS
 };
 static inline bool is_shuffle(int kind) { return kind <= WARP_SHFL_XOR; }
+/* The operation of a WARP_REDUCE (__reduce_*_sync), on 32-bit values. */
+enum ReduceOp { RED_ADD, RED_MIN_S, RED_MAX_S, RED_MIN_U, RED_MAX_U, RED_AND, RED_OR, RED_XOR };
 /* Scope of a memory fence (src/memory.cpp). */
 enum FenceScope { FENCE_BLOCK, FENCE_DEVICE };
 
@@ -359,6 +519,7 @@ struct LaunchConfig {
     dim3 grid, block;
     size_t shmem;
     cudaStream_t stream;
+    bool cooperative = false; /* cudaLaunchCooperativeKernel: grid.sync() allowed */
     LaunchConfig(dim3 g, dim3 b, size_t s = 0, cudaStream_t st = 0)
         : grid(g), block(b), shmem(s), stream(st) {}
 };
@@ -379,6 +540,35 @@ void launch_kernel(const char *name, const char *file, int line, const LaunchCon
     std::tuple<std::decay_t<A>...> params(std::forward<A>(args)...);
     auto body = [&]() { std::apply(kernel, params); };
     launch_grid(name, file, line, cfg, &call_body<decltype(body)>, &body);
+}
+
+/* cudaLaunchKernel(k, grid, block, args, shmem, stream) and the cooperative
+ * form: the source pass passes the kernel itself (its casts to void *
+ * removed), so that the parameters can be read from args by their types. */
+template <class... P, size_t... I>
+static inline auto params_from(void **args, std::index_sequence<I...>)
+{
+    return std::tuple<std::decay_t<P>...>(*(std::decay_t<P> *)args[I]...);
+}
+template <class... P>
+cudaError_t launch_by_args(bool cooperative, const char *name, const char *file, int line,
+                           void (*kernel)(P...), dim3 grid, dim3 block, void **args,
+                           size_t shmem = 0, cudaStream_t stream = 0)
+{
+    auto params = params_from<P...>(args, std::index_sequence_for<P...>());
+    auto body = [&]() { std::apply(kernel, params); };
+    LaunchConfig cfg(grid, block, shmem, stream);
+    cfg.cooperative = cooperative;
+    cudaError_t e = launch_grid(name, file, line, cfg, &call_body<decltype(body)>, &body);
+    return e;
+}
+template <class K, class... R, class = std::enable_if_t<!std::is_function<K>::value>>
+cudaError_t launch_by_args(bool, const char *, const char *, int, K *, R...)
+{
+    static_assert(sizeof(K) == 0, "cuemu: cudaLaunchKernel and cudaLaunchCooperativeKernel need the "
+                                  "kernel itself as first argument (e.g. (void *)kernel), not a "
+                                  "pointer held in a variable");
+    return cudaErrorInvalidDeviceFunction;
 }
 
 template <class T> static inline unsigned long long to_bits(T v)
@@ -465,6 +655,39 @@ static inline int __all_sync(unsigned mask, int pred, const char *file = __built
     /* all(pred) == !any(!pred) over the participating lanes */
     return cuemu::warp_op(cuemu::WARP_VOTE, mask, pred == 0, 0, 32, file, line) == 0;
 }
+/* __match_*_sync compare the bits of values of 4 or 8 bytes. */
+template <class T>
+static inline unsigned __match_any_sync(unsigned mask, T value, const char *file = __builtin_FILE(),
+                                        int line = __builtin_LINE())
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync takes a 32- or 64-bit value");
+    return (unsigned)cuemu::warp_op(cuemu::WARP_MATCH_ANY, mask, cuemu::to_bits(value), 0, 32, file, line);
+}
+template <class T>
+static inline unsigned __match_all_sync(unsigned mask, T value, int *pred, const char *file = __builtin_FILE(),
+                                        int line = __builtin_LINE())
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync takes a 32- or 64-bit value");
+    unsigned long long r = cuemu::warp_op(cuemu::WARP_MATCH_ALL, mask, cuemu::to_bits(value), 0, 32, file, line);
+    *pred = (int)(r >> 32);
+    return (unsigned)r;
+}
+/* __reduce_*_sync (sm_80): every lane of the mask receives the result. */
+#define CUEMU_WARP_REDUCE(name, T, op)                                                     \
+    static inline T name(unsigned mask, T value, const char *file = __builtin_FILE(),       \
+                         int line = __builtin_LINE())                                       \
+    {                                                                                      \
+        return (T)(unsigned)cuemu::warp_op(cuemu::WARP_REDUCE, mask, (unsigned)value, cuemu::op, 32, file, line); \
+    }
+CUEMU_WARP_REDUCE(__reduce_add_sync, unsigned, RED_ADD)
+CUEMU_WARP_REDUCE(__reduce_add_sync, int, RED_ADD)
+CUEMU_WARP_REDUCE(__reduce_min_sync, unsigned, RED_MIN_U)
+CUEMU_WARP_REDUCE(__reduce_min_sync, int, RED_MIN_S)
+CUEMU_WARP_REDUCE(__reduce_max_sync, unsigned, RED_MAX_U)
+CUEMU_WARP_REDUCE(__reduce_max_sync, int, RED_MAX_S)
+CUEMU_WARP_REDUCE(__reduce_and_sync, unsigned, RED_AND)
+CUEMU_WARP_REDUCE(__reduce_or_sync, unsigned, RED_OR)
+CUEMU_WARP_REDUCE(__reduce_xor_sync, unsigned, RED_XOR)
 static inline unsigned __activemask(const char *file = __builtin_FILE(), int line = __builtin_LINE())
 {
     return cuemu::active_mask(file, line);
@@ -531,6 +754,53 @@ static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
     for (int i = 0; i < 4; i++)
         r |= (unsigned)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
     return r;
+}
+/* Funnel shifts: the 64-bit value hi:lo shifted, its upper (left) or
+ * lower (right) 32 bits kept; shift amounts wrap (the plain forms) or
+ * clamp at 32 (the c forms). */
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)(((((unsigned long long)hi << 32) | lo) << (s & 31)) >> 32);
+}
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32 ? lo : (unsigned)(((((unsigned long long)hi << 32) | lo) << s) >> 32);
+}
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)((((unsigned long long)hi << 32) | lo) >> (s & 31));
+}
+static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32 ? hi : (unsigned)((((unsigned long long)hi << 32) | lo) >> s);
+}
+/* __fns(mask, base, offset): the lane of the offset-th set bit counting
+ * from base (upward for offset > 0, downward for offset < 0), or ~0. */
+static inline unsigned __fns(unsigned mask, unsigned base, int offset)
+{
+    if (offset == 0)
+        return ~0u;
+    int step = offset > 0 ? 1 : -1, need = offset > 0 ? offset : -offset;
+    for (int l = (int)base; l >= 0 && l < 32; l += step)
+        if ((mask >> l & 1) && --need == 0)
+            return (unsigned)l;
+    return ~0u;
+}
+static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+static inline unsigned __uhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b) >> 1); }
+static inline unsigned __urhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b + 1) >> 1); }
+static inline int __dp4a(int a, int b, int c)
+{
+    for (int i = 0; i < 4; i++)
+        c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
+    return c;
+}
+static inline unsigned __dp4a(unsigned a, unsigned b, unsigned c)
+{
+    for (int i = 0; i < 4; i++)
+        c += ((a >> (8 * i)) & 0xff) * ((b >> (8 * i)) & 0xff);
+    return c;
 }
 static inline int __mul24(int a, int b) { return (int)((long long)((a << 8) >> 8) * ((b << 8) >> 8)); }
 static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffff) * (b & 0xffffff); }

@@ -66,6 +66,9 @@ bool on_fiber_stack(uintptr_t addr);
 void install_altstack();
 size_t max_dynamic_shared();
 void set_max_dynamic_shared(size_t bytes);
+/* Resident blocks per emulated SM for a block size and dynamic shared
+ * memory (occupancy API, cooperative launches). */
+int blocks_per_sm(int threads, size_t shmem);
 int worker_count();
 
 /* ---- CUEMU_MEMORY=weak (memory.cpp) ------------------------------------

@@ -486,7 +486,8 @@ const char *cudaGetErrorName(cudaError_t e)
         N(cudaErrorInsufficientDriver) N(cudaErrorInvalidDeviceFunction) N(cudaErrorNoDevice)
         N(cudaErrorInvalidDevice) N(cudaErrorInvalidResourceHandle) N(cudaErrorNotReady)
         N(cudaErrorIllegalAddress) N(cudaErrorLaunchOutOfResources) N(cudaErrorLaunchTimeout)
-        N(cudaErrorAssert) N(cudaErrorLaunchFailure) N(cudaErrorNotSupported) N(cudaErrorUnknown)
+        N(cudaErrorAssert) N(cudaErrorLaunchFailure) N(cudaErrorCooperativeLaunchTooLarge)
+        N(cudaErrorNotSupported) N(cudaErrorUnknown)
 #undef N
     }
     return "cudaErrorUnknown";
@@ -516,6 +517,7 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
     case cudaErrorAssert: return "device-side assert triggered";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
     default: return "unknown error";
     }
@@ -583,8 +585,13 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     p->l2CacheSize = 4 * 1024 * 1024;
     p->maxThreadsPerMultiProcessor = 2048;
     p->maxBlocksPerMultiProcessor = 32;
-    p->managedMemory = 0;
-    p->cooperativeLaunch = 0;
+    p->managedMemory = 1;          /* cudaMallocManaged (device_api.cpp) */
+    p->cooperativeLaunch = 1;      /* cudaLaunchCooperativeKernel, grid.sync() */
+    p->concurrentManagedAccess = 1;
+    p->pageableMemoryAccess = 1;
+    p->streamPrioritiesSupported = 1;
+    p->globalL1CacheSupported = 1;
+    p->localL1CacheSupported = 1;
     return cudaSuccess;
 }
 

@@ -119,6 +119,9 @@ struct Grid {
     unsigned long long mul, add; /* random dispatch order (huge grids) */
     std::atomic<unsigned long long> next{0};
     std::atomic<unsigned long long> done{0};
+    bool cooperative = false;                     /* cudaLaunchCooperativeKernel */
+    std::atomic<unsigned long long> sync_count{0}; /* blocks waiting at grid.sync() */
+    std::atomic<unsigned long long> sync_gen{0};   /* grid.sync() openings so far */
 };
 
 struct Worker {
@@ -128,6 +131,7 @@ struct Worker {
     std::vector<char *> stacks; /* base (guard page) of each stack */
     std::vector<unsigned> perm;
     unsigned warp_arrived[32] = {};
+    bool warp_mixed[32] = {}; /* waiting lanes of the warp are in different operations */
     char *smem_region = nullptr; /* dynamic shared memory + guard page */
     size_t smem_cap = 0;
     Grid *grid = nullptr;
@@ -261,8 +265,17 @@ const char *kind_name(bool warp, int kind)
                                       "__syncthreads_and()", "__syncthreads_or()"};
     static const char *const wop[WARP_OP_KINDS] = {
         "__shfl_sync()", "__shfl_up_sync()", "__shfl_down_sync()", "__shfl_xor_sync()",
-        "__ballot/any/all_sync()", "__syncwarp()", "__activemask()"};
+        "__ballot/any/all_sync()", "__match_any_sync()", "__match_all_sync()",
+        "__reduce_*_sync()", "__syncwarp()", "__activemask()"};
     return warp ? wop[kind] : bar[kind];
+}
+
+/* Can a lane waiting in o meet a lane arriving with (kind, mask, arg)?
+ * Shuffles of any direction exchange with each other, as on a GPU. */
+inline bool compatible(const Fiber *o, WarpOp kind, unsigned mask, int arg)
+{
+    return o->mask == mask && ((is_shuffle(o->kind) && is_shuffle(kind)) ||
+                               (o->kind == kind && (kind != WARP_REDUCE || o->src == arg)));
 }
 
 /* ---- fibers ------------------------------------------------------------ */
@@ -420,7 +433,8 @@ void resolve_stall(Worker *w)
             unsigned base = i & ~31u;
             for (unsigned l = 0; l < 32 && base + l < w->n; l++) {
                 Fiber &g = fs[base + l];
-                if (!(f.mask & (1u << l)) || g.state == AT_WARP)
+                if (!(f.mask & (1u << l)) ||
+                    (g.state == AT_WARP && compatible(&g, (WarpOp)f.kind, f.mask, f.src)))
                     continue;
                 if (g.state == EXITED)
                     fail_block(w, "divergent warp operation: in warp %u, thread (%u,%u,%u) "
@@ -541,6 +555,7 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         f.line = 0;
     }
     memset(w->warp_arrived, 0, sizeof w->warp_arrived);
+    memset(w->warp_mixed, 0, sizeof w->warp_mixed);
     w->nrunnable = (int)n;
     w->nexited = w->nbarrier = w->nwarp = w->nactivemask = 0;
     w->bar_count = w->bar_result = 0;
@@ -628,6 +643,9 @@ void worker_main(Worker *w)
             std::unique_lock<std::mutex> lk(g_mu);
             g_cv_work.wait(lk, [&] { return g_grid && g_gen != seen; });
             seen = g_gen;
+            /* Workers beyond CUEMU_THREADS exist for cooperative grids only. */
+            if (w->id >= g_settings.threads && !g_grid->cooperative)
+                continue;
             g = g_grid;
             g_active++;
         }
@@ -650,6 +668,18 @@ void worker_main(Worker *w)
         w->grid = nullptr;
         g_active--;
         g_cv_host.notify_all();
+    }
+}
+
+/* At least n workers (a cooperative grid needs one per block, all
+ * resident at once, as on a GPU).  Called with g_mu held. */
+void ensure_workers(int n)
+{
+    for (int i = (int)g_workers.size(); i < n; i++) {
+        Worker *w = new Worker;
+        w->id = i;
+        g_workers.push_back(w);
+        std::thread(worker_main, w).detach();
     }
 }
 
@@ -843,8 +873,17 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
         }
     }
 
+    g.cooperative = cfg.cooperative;
+    if (cfg.cooperative &&
+        g.total > (unsigned long long)blocks_per_sm((int)nthreads, cfg.shmem) * s.threads) {
+        set_last_error(cudaErrorCooperativeLaunchTooLarge);
+        return cudaErrorCooperativeLaunchTooLarge;
+    }
+
     std::unique_lock<std::mutex> lk(g_mu);
     start_workers();
+    if (cfg.cooperative)
+        ensure_workers((int)g.total);
     g_grid = &g;
     g_gen++;
     g_cv_work.notify_all();
@@ -864,6 +903,67 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     g_grid = nullptr;
     g_cv_host.wait(lk, [] { return g_active == 0; });
     return cudaSuccess;
+}
+
+/* Resident blocks per emulated SM (the occupancy API and the limit of a
+ * cooperative launch): by threads (2048 per SM, at most 32 blocks) and by
+ * dynamic shared memory (228 KiB per SM, 1 KiB reserved per block);
+ * registers are not modelled. */
+int blocks_per_sm(int threads, size_t shmem)
+{
+    if (threads <= 0 || threads > 1024)
+        return 0;
+    int warps = (threads + 31) / 32;
+    int n = std::min(32, 64 / warps);
+    if (shmem > 0)
+        n = std::min<long long>(n, (long long)(228 * 1024) / (long long)(shmem + 1024));
+    return n;
+}
+
+bool grid_is_cooperative()
+{
+    Worker *w = tl_worker;
+    return w && w->grid && w->grid->cooperative;
+}
+
+/* grid_group::sync(): the block meets at a barrier, then its thread 0
+ * waits (holding the worker, as a resident block holds its SM) until every
+ * block of the grid has arrived; a second barrier releases the block. */
+void grid_sync(const char *file, int line)
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!w || !f)
+        trap("grid_group::sync() outside a kernel", file, line);
+    Grid *g = w->grid;
+    if (!g->cooperative)
+        diag_exit("grid_group::sync() at %s:%d in a kernel not launched with "
+                  "cudaLaunchCooperativeKernel (a GPU does not synchronise the grid either)",
+                  file, line);
+    block_sync(BAR_PLAIN, 0, file, line);
+    if (f->linear == 0) {
+        thread_fence(FENCE_DEVICE);
+        unsigned long long gen = g->sync_gen.load();
+        if (g->sync_count.fetch_add(1) + 1 == g->total) {
+            g->sync_count.store(0);
+            g->sync_gen.fetch_add(1);
+            g_progress.fetch_add(1, std::memory_order_relaxed);
+        } else {
+            for (int spins = 0; g->sync_gen.load() == gen; spins++) {
+                if (g->done.load() > 0)
+                    diag_exit("divergent grid sync: block (%u,%u,%u) waits at grid_group::sync() "
+                              "(%s:%d), but %llu block(s) of the grid have exited without it",
+                              w->block.x, w->block.y, w->block.z, file, line,
+                              (unsigned long long)g->done.load());
+                if (spins < 64)
+                    sched_yield();
+                else
+                    std::this_thread::sleep_for(std::chrono::microseconds(20));
+            }
+        }
+        thread_fence(FENCE_DEVICE);
+    }
+    block_sync(BAR_PLAIN, 0, file, line);
 }
 
 int block_sync(BarrierKind kind, int pred, const char *file, int line)
@@ -908,6 +1008,78 @@ static int shuffle_source(WarpOp kind, unsigned lane, int arg, int width)
     return src;
 }
 
+/* The result of a __reduce_*_sync over the values of the lanes in `lanes`. */
+static unsigned long long reduce_lanes(const Fiber *fs, unsigned lanes, int op)
+{
+    unsigned r = op == RED_AND ? ~0u : op == RED_MIN_U ? ~0u : op == RED_MIN_S ? 0x7fffffffu
+               : op == RED_MAX_S ? 0x80000000u : 0u;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        unsigned v = (unsigned)fs[l].value;
+        switch (op) {
+        case RED_ADD: r += v; break;
+        case RED_MIN_S: r = (int)v < (int)r ? v : r; break;
+        case RED_MAX_S: r = (int)v > (int)r ? v : r; break;
+        case RED_MIN_U: r = v < r ? v : r; break;
+        case RED_MAX_U: r = v > r ? v : r; break;
+        case RED_AND: r &= v; break;
+        case RED_OR: r |= v; break;
+        default: r ^= v; break;
+        }
+    }
+    return r;
+}
+
+/* Lane g's result once every lane of `lanes` has arrived at a warp
+ * operation of this kind (ballot: the lanes whose predicate holds). */
+static unsigned long long lane_result(const Fiber *fs, const Fiber &g, WarpOp kind,
+                                      unsigned lanes, unsigned long long ballot)
+{
+    if (is_shuffle(kind)) {
+        int s = g.src;
+        return (s >= 0 && s < 32 && (lanes >> s & 1)) ? fs[s].value : g.value;
+    }
+    unsigned m = 0;
+    switch (kind) {
+    case WARP_MATCH_ANY:
+        for (unsigned l = 0; l < 32; l++)
+            if ((lanes >> l & 1) && fs[l].value == g.value)
+                m |= 1u << l;
+        return m;
+    case WARP_MATCH_ALL:
+        for (unsigned l = 0; l < 32; l++)
+            if ((lanes >> l & 1) && fs[l].value != g.value)
+                return 0;
+        return lanes | (1ull << 32);
+    case WARP_REDUCE: return reduce_lanes(fs, lanes, g.src);
+    default: return ballot;
+    }
+}
+
+/* A lane arrives while lanes of its warp wait in operations that differ
+ * from its own (tiles of a partition, or lanes of a group still in an
+ * earlier operation).  Two lanes that name each other in their masks but
+ * wait in different operations can never both go on: an error.  Returns
+ * the waiting lanes it meets. */
+static unsigned meet_mixed(const Fiber *fs, unsigned arrived, WarpOp kind, unsigned mask, int arg,
+                           unsigned lane, const char *file, int line)
+{
+    unsigned mates = 0;
+    for (unsigned m = arrived & mask; m; m &= m - 1) {
+        unsigned l = __builtin_ctz(m);
+        const Fiber *o = &fs[l];
+        if (compatible(o, kind, mask, arg))
+            mates |= 1u << l;
+        else if (o->mask >> lane & 1)
+            diag_exit("divergent warp operation: lane %u calls %s (%s:%d) with mask 0x%08x "
+                      "while lane %u waits in %s (%s:%d) with mask 0x%08x",
+                      lane, kind_name(true, kind), file, line, mask, l,
+                      kind_name(true, o->kind), o->file, o->line, o->mask);
+    }
+    return mates;
+}
+
 unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value, int arg,
                            int width, const char *file, int line)
 {
@@ -933,32 +1105,36 @@ unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value,
     unsigned expected = mask & exist;
     Fiber *fs = w->fibers.data() + base;
     unsigned &arrived = w->warp_arrived[wi];
+    /* Fast path: every waiting lane of the warp is in one operation (the
+     * first one's), and this lane joins it. */
+    unsigned mates = 0;
     if (arrived) {
-        /* Lanes that meet in one warp operation must agree on its kind and mask. */
-        Fiber *o = &fs[__builtin_ctz(arrived)];
-        bool same_class = (is_shuffle(o->kind) && is_shuffle(kind)) || o->kind == kind;
-        if (!same_class || o->mask != mask)
-            diag_exit("divergent warp operation: lane %u calls %s (%s:%d) with mask 0x%08x "
-                      "while lane %u waits in %s (%s:%d) with mask 0x%08x",
-                      lane, kind_name(true, kind), file, line, mask, o->linear & 31,
-                      kind_name(true, o->kind), o->file, o->line, o->mask);
+        if (!w->warp_mixed[wi] && compatible(&fs[__builtin_ctz(arrived)], kind, mask, arg)) {
+            mates = arrived;
+        } else {
+            w->warp_mixed[wi] = true;
+            mates = meet_mixed(fs, arrived, kind, mask, arg, lane, file, line);
+        }
+    } else {
+        w->warp_mixed[wi] = false;
     }
-    int src = shuffle_source(kind, lane, arg, width);
     f->kind = kind;
     f->mask = mask;
     f->file = file;
     f->line = line;
     f->value = value;
-    f->src = src;
+    f->src = is_shuffle(kind) ? shuffle_source(kind, lane, arg, width) : arg;
     arrived |= 1u << lane;
-    if ((arrived & expected) != expected) {
+    mates |= 1u << lane;
+    if ((mates & expected) != expected) {
         f->state = AT_WARP;
         w->nrunnable--;
         w->nwarp++;
         yield_to_block_scheduler();
         return f->result;
     }
-    /* Last lane to arrive: compute every lane's result and wake them. */
+    /* Last lane of the group to arrive: compute every lane's result and
+     * wake them. */
     unsigned long long ballot = 0;
     if (kind == WARP_VOTE)
         for (unsigned l = 0; l < 32; l++)
@@ -968,19 +1144,14 @@ unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value,
         if (!(expected >> l & 1))
             continue;
         Fiber &g = fs[l];
-        if (is_shuffle(kind)) {
-            int s = g.src;
-            g.result = (s >= 0 && s < 32 && (expected >> s & 1)) ? fs[s].value : g.value;
-        } else {
-            g.result = ballot;
-        }
+        g.result = lane_result(fs, g, kind, expected, ballot);
         if (&g != f) {
             g.state = RUNNABLE;
             w->nrunnable++;
             w->nwarp--;
         }
     }
-    arrived = 0;
+    arrived &= ~expected;
     return f->result;
 }
 
