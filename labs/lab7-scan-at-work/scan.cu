@@ -99,24 +99,12 @@ template <typename U, int K, int D> __device__ __forceinline__ void clear(state<
             s.v[j][c] = 0;
 }
 
-/*
- * Move state s along a span of length L (B = B_L) and add a: the rule
- * above, for orders 0..order-1.  Orders past `order` are left alone.
- */
+/* Defined with stage 2 below (TODO 5-7), used by the machinery before it. */
 template <typename U, int K, int D>
-__device__ __forceinline__ state<U, K, D> advance(const U *B, const state<U, K, D> &s,
-                                                  const state<U, K, D> &a, int order)
-{
-    state<U, K, D> r = a;
-    /* TODO BEGIN 6: for each order j < order (and j < K) and component c,
-     * r.v[j][c] = a.v[j][c] + sum over e = 0..j of B[e] * s.v[j - e][c].
-     * (B[0] is 1: order j keeps its own carry; the lower orders' carries
-     * have been summed into it e more times.)  Loops over j, e and c with
-     * compile-time bounds (K, D) and an `if (j < order)`, so that the
-     * arrays stay in registers. */
-    /* TODO END 6 */
-    return r;
-}
+__device__ __forceinline__ state<U, K, D> advance(const U *B, const state<U, K, D> &s, const state<U, K, D> &a,
+                                  int order);
+template <typename U, int K, int D, int R>
+__device__ __forceinline__ state<U, K, D> decode_run(U (&x)[R], const state<U, K, D> &in, int order);
 
 /* Only the move: B_L applied to s (a zero). */
 template <typename U, int K, int D>
@@ -140,27 +128,6 @@ __device__ __forceinline__ state<U, K, D> shfl_up(const state<U, K, D> &s, unsig
             for (int c = 0; c < D; c++)
                 r.v[j][c] = __shfl_up_sync(FULL_MASK, s.v[j][c], delta);
     return r;
-}
-
-/* ---- a thread's run: the k prefix sums in registers ------------------------------ */
-
-/*
- * Decode this thread's run x[] in place, starting from state `in`: k
- * prefix sums of stride D, one after the other (component c is every
- * D-th element, starting at x[c]).  Returns the state after the run.
- */
-template <typename U, int K, int D, int R>
-__device__ __forceinline__ state<U, K, D> decode_run(U (&x)[R], const state<U, K, D> &in,
-                                                     int order)
-{
-    state<U, K, D> out = in;
-    /* TODO BEGIN 5: for each order j < order (and j < K): one prefix sum of
-     * stride D over x[], in place, that starts from the carry in.v[j][]:
-     * x[i] += in.v[j][i] for i < D, then x[i] += x[i - D].  After it, x[] holds this
-     * order's sums, which the next order sums again; out.v[j][c] is its
-     * last value of component c, x[R - D + c]. */
-    /* TODO END 5 */
-    return out;
 }
 
 /* ---- tile state: descriptors of one 64-bit word per 32 bits of value ------------- */
@@ -331,6 +298,11 @@ template <typename U, int K, int D> struct warp_states {
     state<U, K, D> before[WARPS]; /* the state where each warp's slice starts */
 };
 
+/* Defined with stage 2 below (TODO 7), used by the compaction before it. */
+template <typename U, int K, int D>
+__device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binomials<U> &bin,
+                                           state<U, K, D> mine, int order);
+
 /* Shared memory of one block: each warp's slice of elements E on its way
  * in and out, and the warps' states (of type U: E itself when decoding,
  * counts when compacting). */
@@ -429,30 +401,6 @@ template <typename U, int R> __device__ void write_run(U *buf, const U (&x)[R])
 #pragma unroll
     for (int i = 0; i < R; i++)
         buf[pad(base + i)] = x[i];
-}
-
-/*
- * Each lane brings `mine`, its run's result from a zero state, and gets
- * back the result of the lanes before it (a zero state for lane 0); the
- * warp's total goes to ws.total.  An inclusive warp scan in which
- * combining moves the lower lanes' result along the higher lanes' runs
- * (at step `offset`, a lane's own span is `offset` runs: B row b).
- */
-template <typename U, int K, int D>
-__device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binomials<U> &bin,
-                                           state<U, K, D> mine, int order)
-{
-    const unsigned int lane = threadIdx.x % 32;
-    state<U, K, D> before; /* what the lanes below this one give */
-    clear(before);
-    /* TODO BEGIN 7: for b = 0..4 (offset = 1 << b): below = shfl_up(mine,
-     * offset, order); lanes with lane >= offset set mine = advance(bin.c[B_LANES
-     * + b], below, mine, order): the lower span moved along this lane's
-     * span, plus this lane's.  Then lane 31 stores the warp's total in
-     * ws.total[warp], and every lane returns the inclusive result of
-     * the lane below it (shfl_up by 1; lane 0 returns a cleared state). */
-    /* TODO END 7 */
-    return before;
 }
 
 /*
@@ -586,6 +534,68 @@ __global__ void __launch_bounds__(TILE_THREADS, 3)
 }
 
 /* ---- stages 2 and 3: decoding, k orders, d components ---------------------------- */
+
+/*
+ * Decode this thread's run x[] in place, starting from state `in`: k
+ * prefix sums of stride D, one after the other (component c is every
+ * D-th element, starting at x[c]).  Returns the state after the run.
+ */
+template <typename U, int K, int D, int R>
+__device__ __forceinline__ state<U, K, D> decode_run(U (&x)[R], const state<U, K, D> &in,
+                                                     int order)
+{
+    state<U, K, D> out = in;
+    /* TODO BEGIN 5: for each order j < order (and j < K): one prefix sum of
+     * stride D over x[], in place, that starts from the carry in.v[j][]:
+     * x[i] += in.v[j][i] for i < D, then x[i] += x[i - D].  After it, x[] holds this
+     * order's sums, which the next order sums again; out.v[j][c] is its
+     * last value of component c, x[R - D + c]. */
+    /* TODO END 5 */
+    return out;
+}
+
+/*
+ * Move state s along a span of length L (B = B_L) and add a: the rule of
+ * "the carry algebra" at the top of this file, for orders 0..order-1.  Orders past `order` are left alone.
+ */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> advance(const U *B, const state<U, K, D> &s,
+                                                  const state<U, K, D> &a, int order)
+{
+    state<U, K, D> r = a;
+    /* TODO BEGIN 6: for each order j < order (and j < K) and component c,
+     * r.v[j][c] = a.v[j][c] + sum over e = 0..j of B[e] * s.v[j - e][c].
+     * (B[0] is 1: order j keeps its own carry; the lower orders' carries
+     * have been summed into it e more times.)  Loops over j, e and c with
+     * compile-time bounds (K, D) and an `if (j < order)`, so that the
+     * arrays stay in registers. */
+    /* TODO END 6 */
+    return r;
+}
+
+/*
+ * Each lane brings `mine`, its run's result from a zero state, and gets
+ * back the result of the lanes before it (a zero state for lane 0); the
+ * warp's total goes to ws.total.  An inclusive warp scan in which
+ * combining moves the lower lanes' result along the higher lanes' runs
+ * (at step `offset`, a lane's own span is `offset` runs: B row b).
+ */
+template <typename U, int K, int D>
+__device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binomials<U> &bin,
+                                           state<U, K, D> mine, int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> before; /* what the lanes below this one give */
+    clear(before);
+    /* TODO BEGIN 7: for b = 0..4 (offset = 1 << b): below = shfl_up(mine,
+     * offset, order); lanes with lane >= offset set mine = advance(bin.c[B_LANES
+     * + b], below, mine, order): the lower span moved along this lane's
+     * span, plus this lane's.  Then lane 31 stores the warp's total in
+     * ws.total[warp], and every lane returns the inclusive result of
+     * the lane below it (shfl_up by 1; lane 0 returns a cleared state). */
+    /* TODO END 7 */
+    return before;
+}
 
 /*
  * Decode one tile in one pass: each warp's slice comes in once; a thread
