@@ -115,6 +115,23 @@ __device__ __forceinline__ state<U, K, D> shifted(const U *B, const state<U, K, 
     return advance(B, s, zero, order);
 }
 
+/*
+ * Move s along `count` spans (count < 32) of the lengths in rows[0..4]: 1,
+ * 2, 4, 8 and 16 spans, one row per binary digit of count (moves along
+ * spans of one length commute, so the order does not matter).
+ */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> shifted_by_count(const U (*rows)[KMAX],
+                                                           state<U, K, D> s, unsigned int count,
+                                                           int order)
+{
+#pragma unroll
+    for (int b = 0; b < 5; b++)
+        if ((count >> b) & 1)
+            s = shifted(rows[b], s, order);
+    return s;
+}
+
 /* Every value of a state from lane `from` (a warp shuffle per value). */
 template <typename U, int K, int D>
 __device__ __forceinline__ state<U, K, D> shfl_up(const state<U, K, D> &s, unsigned int delta,
@@ -262,10 +279,7 @@ __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomia
         const unsigned int last = p ? __ffs(p) - 1 : 31;
         if (lane > last)
             clear(s);
-#pragma unroll
-        for (int b = 0; b < 5; b++)
-            if ((lane >> b) & 1)
-                s = shifted(bin.c[B_TILES + b], s, order);
+        s = shifted_by_count(bin.c + B_TILES, s, lane, order);
 #pragma unroll
         for (int j = 0; j < K; j++)
 #pragma unroll
@@ -441,11 +455,7 @@ __device__ state<U, K, D> run_start(const warp_states<U, K, D> &ws, const binomi
                                     const state<U, K, D> &lanes_before, int order)
 {
     const unsigned int lane = threadIdx.x % 32;
-    state<U, K, D> s = ws.before[threadIdx.x / 32];
-#pragma unroll
-    for (int b = 0; b < 5; b++)
-        if ((lane >> b) & 1)
-            s = shifted(bin.c[B_LANES + b], s, order);
+    state<U, K, D> s = shifted_by_count(bin.c + B_LANES, ws.before[threadIdx.x / 32], lane, order);
 #pragma unroll
     for (int j = 0; j < K; j++)
 #pragma unroll
