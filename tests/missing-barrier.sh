@@ -2,8 +2,12 @@
 # missing-barrier.sh - every __syncthreads() in every reference solution is
 # needed, and the CPU emulator proves it: for each barrier in turn, a copy
 # of the solution without it must give a wrong result (or an emulator
-# diagnostic) under at least one of the schedules inorder, reverse, random.
+# diagnostic) under at least one of the schedules inorder, reverse, random,
+# warps, warps-reverse (the last two run one warp through a whole phase
+# before the next: the only way to see a barrier missing between a store
+# and a load that each warp reaches in step, after the same shuffles).
 # Emulator only (a GPU may get lucky); SKIPPED elsewhere.
+# Usage: missing-barrier.sh [LAB-DIR-NAME ...]   (default: every lab)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -16,7 +20,13 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 make -s --no-print-directory emu-runtime build/emu/common/harness.o >/dev/null 2>&1
 fail=0
-for sol in solutions/lab*/*.cu; do
+sols=""
+for lab in "$@"; do
+    [ -d "solutions/$lab" ] || { echo "missing-barrier: no lab solutions/$lab" >&2; exit 2; }
+    sols="$sols $(ls solutions/"$lab"/*.cu)"
+done
+[ -n "$sols" ] || sols=$(ls solutions/lab*/*.cu)
+for sol in $sols; do
     lab=$(basename "$(dirname "$sol")")
     lines=$(grep -n '^ *__syncthreads();' "$sol" | cut -d: -f1) # statements, not comments
     for line in $lines; do
@@ -30,7 +40,7 @@ for sol in solutions/lab*/*.cu; do
         # (chained-blockidx deadlocks under reverse by design: it proves nothing here)
         for v in $("$dir/lab" --list | awk '/^  /{print $1}' | grep -v blockidx); do
             n=40000; [ "$v" = single-block ] && n=1000
-            for s in inorder reverse random:3; do
+            for s in inorder reverse random:3 warps warps-reverse; do
                 CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=10 "$dir/lab" --variant "$v" -n $n -r 0 -q \
                     --timeout 20 >"$dir/run.log" 2>&1
                 rc=$?

@@ -69,6 +69,8 @@ static const char *SCHEDULES[] = {
     "CUEMU_SCHEDULE=reverse CUEMU_THREADS=2",
     "CUEMU_SCHEDULE=random:1 CUEMU_THREADS=2",
     "CUEMU_SCHEDULE=random:99 CUEMU_THREADS=1",
+    "CUEMU_SCHEDULE=warps CUEMU_THREADS=2",
+    "CUEMU_SCHEDULE=warps-reverse CUEMU_THREADS=1",
 };
 
 /* A self-checking program passes under every schedule. */
@@ -261,6 +263,33 @@ Test(schedule, missing_barrier_in_kogge_stone_is_caught)
         wrong += strstr(r.out, "scan WRONG") != NULL;
     }
     cr_expect(wrong > 0, "the racy scan gave right answers under every schedule");
+}
+
+/* Warps that meet their lanes at shuffles stay in step under the pass
+ * schedules, so a barrier missing between one warp's store and another's
+ * load goes unseen there; the warp-serial schedules run one warp through
+ * the whole phase first and catch it. */
+Test(schedule, warps_runs_one_warp_through_a_phase_first)
+{
+    static struct result r;
+    run(&r, "CUEMU_SCHEDULE=inorder CUEMU_THREADS=2", "./warp_totals bad");
+    EXPECT_CONTAINS(r.out, "sums ok");
+    run(&r, "CUEMU_SCHEDULE=warps CUEMU_THREADS=2", "./warp_totals bad");
+    EXPECT_CONTAINS(r.out, "sums WRONG");
+    for (size_t i = 0; i < sizeof SCHEDULES / sizeof *SCHEDULES; i++) {
+        run(&r, SCHEDULES[i], "./warp_totals good");
+        EXPECT_CONTAINS(r.out, "sums ok");
+    }
+}
+
+Test(schedule, warps_keeps_the_block_order)
+{
+    static struct result r;
+    run(&r, "CUEMU_SCHEDULE=warps CUEMU_THREADS=1", "./schedule_order");
+    EXPECT_CONTAINS(r.out, "threads: 0 1 2 3 4 5 6 7\n");
+    EXPECT_CONTAINS(r.out, "blocks: 0 1 2 3 4 5\n");
+    run(&r, "CUEMU_SCHEDULE=warps-reverse CUEMU_THREADS=1", "./schedule_order");
+    EXPECT_CONTAINS(r.out, "blocks: 5 4 3 2 1 0\n");
 }
 
 /* ---- concurrency between blocks --------------------------------------------------- */

@@ -20,6 +20,7 @@ enum { DIAG_EXIT = 86 };
 enum ScheduleKind { SCHED_INORDER, SCHED_REVERSE, SCHED_RANDOM };
 struct Settings {
     ScheduleKind schedule;
+    bool warp_serial; /* CUEMU_SCHEDULE=warps[-reverse]: a block's warps one at a time */
     unsigned long long seed;
     int threads;    /* worker OS threads */
     double timeout; /* seconds without progress before a deadlock report */

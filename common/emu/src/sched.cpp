@@ -142,6 +142,8 @@ struct Worker {
     uint3 block{0, 0, 0};
     unsigned long long pass = 0;
     unsigned k = 0;           /* position in the current pass */
+    unsigned warp_first = 0;  /* warp-serial: position where the current warp's lanes start */
+    bool warp_moved = false;  /* warp-serial: a lane of it got further in this sweep */
     int ran = 0, ran_soft = 0; /* fibers run in this pass, and how many only slept */
     Fiber *volatile cur = nullptr;
 };
@@ -198,6 +200,7 @@ void load_settings()
 {
     Settings &s = g_settings;
     s.schedule = SCHED_INORDER;
+    s.warp_serial = false;
     s.seed = 0;
     const char *e = getenv("CUEMU_SCHEDULE");
     const char *sched_name = "inorder";
@@ -206,6 +209,13 @@ void load_settings()
         } else if (!strcmp(e, "reverse")) {
             s.schedule = SCHED_REVERSE;
             sched_name = "reverse";
+        } else if (!strcmp(e, "warps")) {
+            s.warp_serial = true;
+            sched_name = "warps";
+        } else if (!strcmp(e, "warps-reverse")) {
+            s.schedule = SCHED_REVERSE;
+            s.warp_serial = true;
+            sched_name = "warps-reverse";
         } else if (!strncmp(e, "random", 6) && (e[6] == 0 || e[6] == ':')) {
             s.schedule = SCHED_RANDOM;
             sched_name = "random";
@@ -216,7 +226,8 @@ void load_settings()
                              .time_since_epoch().count() ^ ((unsigned long long)getpid() << 32);
         } else {
             fprintf(stderr, "cuemu: CUEMU_SCHEDULE='%s' not understood "
-                            "(inorder | reverse | random[:SEED]); using inorder\n", e);
+                            "(inorder | reverse | random[:SEED] | warps | warps-reverse); "
+                            "using inorder\n", e);
         }
     }
     s.threads = 0;
@@ -298,12 +309,37 @@ inline unsigned pass_index(Worker *w, unsigned k)
     return kind == SCHED_INORDER ? k : kind == SCHED_REVERSE ? w->n - 1 - k : w->perm[k];
 }
 
+/*
+ * Warp-serial schedules: has the pass reached the end of the current
+ * warp's lanes?  Then, while a lane of that warp got further in the sweep
+ * just ended, sweep the same warp again; only a warp in which no lane can
+ * go on (all wait at a block barrier, have exited or only poll) hands over
+ * to the next.  So warp 0 runs a whole phase before warp 1 starts it, as
+ * independently scheduled warps may on a GPU, and a missing
+ * __syncthreads() between one warp's write and another's read shows up
+ * even where every warp meets its lanes at a shuffle first.
+ */
+inline bool warp_sweep_over(Worker *w)
+{
+    if (w->k < w->n && pass_index(w, w->k) / 32 == pass_index(w, w->warp_first) / 32)
+        return false;
+    if (w->warp_moved)
+        w->k = w->warp_first; /* the same warp again */
+    else
+        w->warp_first = w->k; /* the next warp */
+    w->warp_moved = false;
+    return true;
+}
+
 /* The next runnable fiber of the current pass over the block, if any. */
 inline Fiber *next_in_pass(Worker *w)
 {
     Fiber *fs = w->fibers.data();
     unsigned n = w->n;
-    while (w->k < n) {
+    const bool serial = g_settings.warp_serial;
+    while (w->k < n || (serial && w->warp_moved)) {
+        if (serial && warp_sweep_over(w))
+            continue;
         unsigned k = w->k++;
         unsigned i = pass_index(w, k);
         if (fs[i].state == RUNNABLE) {
@@ -343,6 +379,8 @@ inline void yield_to_block_scheduler()
     w->ran++;
     if (f->soft && f->state == RUNNABLE)
         w->ran_soft++;
+    else
+        w->warp_moved = true;
     Fiber *next = next_in_pass(w);
     if (next) {
         enter(w, next);
@@ -578,7 +616,8 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         }
         /* One pass: every runnable fiber runs once, in schedule order, each
          * switching to the next when it stops (yield_to_block_scheduler). */
-        w->k = 0;
+        w->k = w->warp_first = 0;
+        w->warp_moved = false;
         w->ran = w->ran_soft = 0;
         if (Fiber *first = next_in_pass(w)) {
             enter(w, first);
