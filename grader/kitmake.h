@@ -5,6 +5,7 @@
 #define KITMAKE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "grade.h"
 #include "sandbox.h"
@@ -17,6 +18,12 @@ void kit_make_init(const char *kit_top, const char *scratch);
  * it built. */
 int kit_build(const char *src_dir, const char *bin, const char *log, int emu, double limit,
               const sandbox *sb);
+/* kit_build in a child process of its own, so that a second build (the
+ * emulator's, beside the GPU's) runs at the same time: its pid, or -1
+ * when fork failed.  kit_build_wait gives kit_build's result. */
+pid_t kit_build_start(const char *src_dir, const char *bin, const char *log, int emu,
+                      double limit, const sandbox *sb);
+int kit_build_wait(pid_t pid);
 /* What every lab binary links, as the grader's user; -1 with make's why. */
 int kit_prebuild(int emu, char *why, size_t len);
 /* "gpu" or "emu", or NULL (why said) when the backend cannot build. */

@@ -607,6 +607,12 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     memcpy(paths, o->submissions, sizeof(char *) * (size_t)npaths);
     if (npaths == 0)
         paths[npaths++] = defdir;
+    /* Cases that name an emulator schedule run on a CPU-emulator build even
+     * on a GPU machine (a GPU's block order is not adversarial enough); that
+     * build runs beside the GPU's. */
+    pid_t emu_build = -1;
+    const int want_emu = names_schedules(s) && strcmp(g->backend, "gpu") == 0;
+    student_emu[0] = '\0';
     if (collect_submission(g, paths, npaths, src)) {
         g->build_failed = 1;
     } else if (scan_forbidden(s, g->forbidden, sizeof g->forbidden)) {
@@ -614,30 +620,33 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     } else {
         if (sb->uid >= 0)
             sandbox_hand_over(work, sb->uid, sb->gid); /* the scratch folder and the sources */
+        if (want_emu) {
+            snprintf(student_emu, 700, "%s/student-emu", work);
+            snprintf(err, sizeof err, "%s/build-emu.log", work);
+            emu_build = kit_build_start(src, student_emu, err, 1, LIMIT_BUILD_S, sb);
+        }
         if (kit_build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
             g->build_failed = 1;
             read_tail(log, g->build_log, sizeof g->build_log);
         }
     }
-    if (g->speed_graded && s->nspeed > 0 && !g->build_failed &&
-        pick_reference(g, s->lab, ref, 700) &&
-        kit_reference(g, ref, 700, err, sizeof err) != 0) {
+    const int ref_failed = g->speed_graded && s->nspeed > 0 && !g->build_failed &&
+                           pick_reference(g, s->lab, ref, 700) &&
+                           kit_reference(g, ref, 700, err, sizeof err) != 0;
+    const int emu_failed = emu_build >= 0 ? kit_build_wait(emu_build) : want_emu && student_emu[0];
+    if (ref_failed) {
         fprintf(stderr, "grade: the reference solution did not build:\n%s\n", err);
         return GRADE_FAILURE;
     }
-    /* Cases that name an emulator schedule run on a CPU-emulator build even
-     * on a GPU machine: a GPU's block order is not adversarial enough. */
-    student_emu[0] = '\0';
-    if (names_schedules(s) && !g->build_failed && strcmp(g->backend, "gpu") == 0) {
-        snprintf(student_emu, 700, "%s/student-emu", work);
+    if (g->build_failed) {
+        student_emu[0] = '\0'; /* nothing runs */
+    } else if (want_emu && emu_failed) {
         snprintf(log, sizeof log, "%s/build-emu.log", work);
-        if (kit_build(src, student_emu, log, 1, LIMIT_BUILD_S, sb)) {
-            read_tail(log, err, sizeof err);
-            fprintf(stderr, "grade: the CPU-emulator build failed, so the emulator-schedule "
-                            "tests are skipped (instructor: check common/emu):\n%s\n", err);
-            student_emu[0] = '\0';
-            *emu_unavailable = 1;
-        }
+        read_tail(log, err, sizeof err);
+        fprintf(stderr, "grade: the CPU-emulator build failed, so the emulator-schedule "
+                        "tests are skipped (instructor: check common/emu):\n%s\n", err);
+        student_emu[0] = '\0';
+        *emu_unavailable = 1;
     }
     return GRADE_OK;
 }
