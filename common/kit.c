@@ -47,5 +47,5 @@ DEFINE_PARSE(pred_parse, pred_t, pred_names, PRED_COUNT)
 double bytes_moved(kind_t kind, size_t n, dtype_t dtype)
 {
     double one_pass = (double)n * (double)dtype_size(dtype);
-    return kind == KIND_REDUCE ? one_pass : 2.0 * one_pass;
+    return kind == KIND_REDUCE || kind == KIND_COMPACT ? one_pass : 2.0 * one_pass;
 }
