@@ -11,9 +11,9 @@ set -u
 OUT=${OUT:-/tmp/device-emu-compare}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
-PROGS="cg_tiles cg_coalesced intrinsics launch_forms runtime_breadth shfl_reduce"
+PROGS="cg_tiles cg_coalesced intrinsics launch_forms runtime_breadth diag_cg shfl_reduce"
 SCHEDULES="inorder reverse random:7"
-NVCC=${NVCC:-nvcc}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-native}
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT

@@ -263,20 +263,28 @@ namespace details {
  * barrier per tile that polls with __nanosleep, and one 8-byte slot per
  * thread for shuffles and reductions. */
 struct multi_warp_state {
-    unsigned count[32], gen[32];
-    unsigned long long slot[1024];
+    unsigned count[32], gen[32];      /* per tile: 16 of 64 threads, 8 of 128 ... 1 of 1024 */
+    unsigned long long slot[5][1024]; /* per tile size: one per thread */
 };
 static inline multi_warp_state &multi_state()
 {
     static thread_local multi_warp_state st;
     return st;
 }
+/* The slots of this thread's tile of `size` threads. */
+static inline unsigned long long *multi_slots(unsigned size)
+{
+    unsigned k = (unsigned)__builtin_ctz(size) - 6;
+    return multi_state().slot[k] + (block_rank() & ~(size - 1));
+}
 inline void multi_warp_sync(unsigned size, const char *file, int line)
 {
     multi_warp_state &st = multi_state();
-    unsigned id = block_rank() / size, g = st.gen[id];
+    unsigned first = block_rank() & ~(size - 1), threads = blockDim.x * blockDim.y * blockDim.z;
+    unsigned id = 32 - 2048 / size + block_rank() / size, g = st.gen[id];
+    unsigned members = threads - first < size ? threads - first : size; /* a partial last tile */
     (void)file, (void)line;
-    if (++st.count[id] == size) {
+    if (++st.count[id] == members) {
         st.count[id] = 0;
         st.gen[id] = g + 1;
         return;
@@ -304,12 +312,18 @@ public:
     {
         details::multi_warp_sync(N, file, line);
     }
+    /* Threads this tile really has (the last tile of a block may be partial). */
+    static unsigned members()
+    {
+        unsigned first = details::block_rank() & ~(N - 1), threads = blockDim.x * blockDim.y * blockDim.z;
+        return threads - first < N ? threads - first : N;
+    }
     /* Every thread publishes v; returns the value of thread `src` of the tile. */
     template <class T>
     T shfl(T v, unsigned src, const char *file = __builtin_FILE(), int line = __builtin_LINE()) const
     {
         static_assert(sizeof(T) <= 8, "collectives of tiles larger than 32 threads take at most 8 bytes");
-        unsigned long long *slot = details::multi_state().slot + (details::block_rank() & ~(N - 1));
+        unsigned long long *slot = details::multi_slots(N);
         std::memcpy(&slot[thread_rank()], &v, sizeof(T));
         sync(file, line);
         T r;
@@ -323,15 +337,15 @@ public:
     }
     bool all(int p, const char *file = __builtin_FILE(), int line = __builtin_LINE()) const
     {
-        return reduce_bits(p != 0, file, line) == N;
+        return reduce_bits(p != 0, file, line) == members();
     }
     unsigned reduce_bits(unsigned p, const char *file, int line) const
     {
-        unsigned long long *slot = details::multi_state().slot + (details::block_rank() & ~(N - 1));
+        unsigned long long *slot = details::multi_slots(N);
         slot[thread_rank()] = p;
         sync(file, line);
         unsigned c = 0;
-        for (unsigned i = 0; i < N; i++)
+        for (unsigned i = 0; i < members(); i++)
             c += (unsigned)slot[i];
         sync(file, line);
         return c;

@@ -26,6 +26,15 @@ __global__ void add_shared(int *acc, int v)
 }
 
 /* Prints what a launch added; the host knows what it should be. */
+/* The samples' spelling of dynamic shared memory: `extern T __shared__ a[]`. */
+__global__ void add_shared_samples_spelling(int *acc, int v)
+{
+    extern int __shared__ cells[];
+    cells[threadIdx.x] = v;
+    __syncthreads();
+    atomicAdd(acc, cells[blockDim.x - 1 - threadIdx.x]);
+}
+
 static void show(const char *form, int got, int want)
 {
     printf("%s: %d\n", form, got);
@@ -68,6 +77,9 @@ int main()
     show("namespaced", read_and_clear(d), 12);
     add_shared<<<2, 8, 8 * sizeof(int), s>>>(d, 2);
     show("dynamic shared memory and a stream", read_and_clear(d), 32);
+
+    add_shared_samples_spelling<<<1, 5, 5 * sizeof(int)>>>(d, 3);
+    show("extern int __shared__ cells[]", read_and_clear(d), 15);
 
     int v = 10;
     void *args[] = {&d, &v};

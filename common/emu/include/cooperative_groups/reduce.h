@@ -28,13 +28,13 @@ static inline auto reduce_multi(const multi_warp_tile<N> &g, T val, Op op, const
     static_assert(sizeof(T) <= 8, "collectives of tiles larger than 32 threads take at most 8 bytes");
     thread_block_tile_base<32> warp;
     auto part = cooperative_groups::reduce(warp, val, op, file, line);
-    unsigned long long *slot = details::multi_state().slot + (details::block_rank() & ~(N - 1));
+    unsigned long long *slot = details::multi_slots(N);
     if (warp.thread_rank() == 0)
         std::memcpy(&slot[g.thread_rank() / 32], &part, sizeof part);
     g.sync(file, line);
     decltype(part) out, w;
     std::memcpy(&out, &slot[0], sizeof out);
-    for (unsigned i = 1; i < N / 32; i++) {
+    for (unsigned i = 1; i < (g.members() + 31) / 32; i++) {
         std::memcpy(&w, &slot[i], sizeof w);
         out = op(out, w);
     }
