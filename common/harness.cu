@@ -143,6 +143,18 @@ static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t l
 static int exact_buffers;
 static size_t device_guard(void) { return exact_buffers ? 0 : GUARD_ELEMS; }
 
+/* Host memory for `words` 32-bit words; a run without it ends here, with
+ * a message that says it is not the GPU's fault. */
+static uint32_t *host_words(size_t words)
+{
+    uint32_t *host = (uint32_t *)malloc(words * 4);
+    if (!host) {
+        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
+        exit(EXIT_HOST_ERROR);
+    }
+    return host;
+}
+
 #ifdef __CUEMU__
 /* Allocate n + the guard band words on the device: `fill` (or `content`)
  * over the first n words (nothing with --exact and no content),
@@ -150,12 +162,8 @@ static size_t device_guard(void) { return exact_buffers ? 0 : GUARD_ELEMS; }
 static void *device_fenced(size_t n, const void *content, uint32_t fill)
 {
     size_t words = n + device_guard();
-    uint32_t *host = (uint32_t *)malloc(words * 4);
+    uint32_t *host = host_words(words);
     void *dev;
-    if (!host) {
-        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
-        exit(EXIT_HOST_ERROR);
-    }
     if (content)
         memcpy(host, content, n * 4);
     else
@@ -302,12 +310,7 @@ static void device_buffers(const cli_opts *o, kind_t kind, size_t out_words, con
  * filled in here. */
 static void *copy_back(const void *dev, size_t n)
 {
-    size_t words = n + GUARD_ELEMS;
-    uint32_t *host = (uint32_t *)malloc(words * 4);
-    if (!host) {
-        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
-        exit(EXIT_HOST_ERROR);
-    }
+    uint32_t *host = host_words(n + GUARD_ELEMS);
     CUDA_CHECK(cudaMemcpy(host, dev, (n + device_guard()) * 4, cudaMemcpyDeviceToHost));
     if (!device_guard())
         fill_words(host + n, GUARD_ELEMS, GUARD_WORD);
@@ -327,11 +330,7 @@ static void *copy_back_output(const job *j, size_t n, dtype_t dtype, size_t word
     if (!exact_buffers || j->variant->kind != KIND_COMPACT)
         return copy_back(j->problem.out, words);
     const size_t es = dtype_size(dtype);
-    uint32_t *host = (uint32_t *)malloc((words + GUARD_ELEMS) * 4);
-    if (!host) {
-        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
-        exit(EXIT_HOST_ERROR);
-    }
+    uint32_t *host = host_words(words + GUARD_ELEMS);
     fill_words(host, words, POISON_WORD);
     fill_words(host + words, GUARD_ELEMS, GUARD_WORD);
     unsigned long long count = 0; /* little-endian: an int32 count fills the low half */

@@ -612,6 +612,8 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
      * build runs beside the GPU's. */
     pid_t emu_build = -1;
     const int want_emu = names_schedules(s) && strcmp(g->backend, "gpu") == 0;
+    char emu_log[700];
+    snprintf(emu_log, sizeof emu_log, "%s/build-emu.log", work);
     student_emu[0] = '\0';
     if (collect_submission(g, paths, npaths, src)) {
         g->build_failed = 1;
@@ -622,8 +624,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
             sandbox_hand_over(work, sb->uid, sb->gid); /* the scratch folder and the sources */
         if (want_emu) {
             snprintf(student_emu, 700, "%s/student-emu", work);
-            snprintf(err, sizeof err, "%s/build-emu.log", work);
-            emu_build = kit_build_start(src, student_emu, err, 1, LIMIT_BUILD_S, sb);
+            emu_build = kit_build_start(src, student_emu, emu_log, 1, LIMIT_BUILD_S, sb);
         }
         if (kit_build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
             g->build_failed = 1;
@@ -641,8 +642,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     if (g->build_failed) {
         student_emu[0] = '\0'; /* nothing runs */
     } else if (want_emu && emu_failed) {
-        snprintf(log, sizeof log, "%s/build-emu.log", work);
-        read_tail(log, err, sizeof err);
+        read_tail(emu_log, err, sizeof err);
         fprintf(stderr, "grade: the CPU-emulator build failed, so the emulator-schedule "
                         "tests are skipped (instructor: check common/emu):\n%s\n", err);
         student_emu[0] = '\0';
