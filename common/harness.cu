@@ -511,6 +511,20 @@ static double wall_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* With KIT_TRACE set, how long each step of a case took, on stderr: where
+ * a graded case's second goes (process start aside) is otherwise a guess. */
+static void trace_step(const char *done)
+{
+    static double mark;
+    static int tracing = -1;
+    if (tracing < 0)
+        tracing = getenv("KIT_TRACE") != NULL;
+    double now = wall_s();
+    if (tracing && done && mark > 0)
+        fprintf(stderr, "harness: trace: %s %.3f s\n", done, now - mark);
+    mark = now;
+}
+
 /* The timed runs to do after a first launch that took first_s: all that
  * were asked for, except on the emulator by hand when they cannot finish
  * within --timeout (then none, and advice: the emulator's times say
@@ -563,8 +577,10 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     double began = wall_s();
     run_once(j);
     CUDA_CHECK(cudaDeviceSynchronize());
+    trace_step("first launch");
     int reps = timed_runs(o, wall_s() - began);
     copies[0] = copy_back_output(j, o->n, o->dtype, data_words);
+    trace_step("output copied back");
     int ncopies = 1;
 
     /* Timed runs, then the copy yardstick; the last result is kept too so a
@@ -572,11 +588,14 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     if (reps > 0) {
         watch("timing the kernel");
         r->kernel = time_runs(run_once, j, o->warmup, reps);
+        trace_step("timed launches");
         copies[1] = copy_back_output(j, o->n, o->dtype, data_words);
+        trace_step("second output copied back");
         ncopies = 2;
         r->repeat_identical = memcmp(copies[0], copies[1], data_words * 4) == 0;
         watch("timing the device copy");
         r->copy = time_copy((size_t)(r->bytes / 2), o->warmup, reps);
+        trace_step("device copy timed");
         /* The grader compares with the reference's time, never CUB's: a
          * graded run leaves CUB out (at 2^26, an order-8 decode's eight
          * CUB scans took 3.7 times as long as the kernel's timed runs). */
@@ -672,7 +691,9 @@ static int run_case(const cli_opts *o, void *prog)
         gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
     job j;
     j.variant = v;
+    trace_step("since the last step (device opened, or the case before)");
     device_buffers(o, v->kind, out_data_words, in_host, &j);
+    trace_step("input and buffers");
     j.problem.n = o->n;
     j.problem.dtype = o->dtype;
     j.problem.op = o->op;
@@ -709,6 +730,7 @@ static int run_case(const cli_opts *o, void *prog)
         if (!o->no_raw)
             write_raw(o->out, copies, kept, out_words);
         write_json(o->out, o, v, &r, out_len, kept, !graded);
+        trace_step("result files written");
     }
     if (!o->quiet || !(r.check.ok && r.guard_hit < 0))
         print_report(o, v, &r);
@@ -719,6 +741,7 @@ static int run_case(const cli_opts *o, void *prog)
         free(copies[i]);
     free(in_after);
     free(in_host);
+    trace_step("buffers freed");
     return r.check.ok && r.guard_hit < 0 && r.verify_failed == 0 ? 0 : EXIT_SELF_CHECK_FAILED;
 }
 
@@ -769,8 +792,10 @@ int main(int argc, char **argv)
     timeout_s = o.timeout_s;
     signal(SIGALRM, on_alarm);
     setvbuf(stdout, NULL, _IOLBF, 0);
+    trace_step(NULL);
     if ((rc = open_device(argv[0])) != 0)
         return rc;
+    trace_step("device opened");
     if (o.cases)
         return caselist_run(o.cases, o.progress, argv[0], run_case, argv[0]);
     return run_case(&o, argv[0]);

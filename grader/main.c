@@ -37,6 +37,8 @@
 #include "isolation.h"
 #include "sanitize.h"
 #include "checksuite.h"
+#include "correctness.h"
+#include "speed.h"
 #include "kitmake.h"
 #include "options.h"
 
@@ -84,245 +86,6 @@ static int pick_reference(grade_run *g, const char *lab, char *ref, size_t len)
     g->speed_graded = 0;
     g->no_speed_why = "this copy of the kit has neither the reference solution nor refbin/";
     return 0;
-}
-
-/* The case a speed test times: the group's inputs at the test's size. */
-static void speed_case(const suite_speed *sp, suite_case *c)
-{
-    memset(c, 0, sizeof *c);
-    c->group = sp->group;
-    snprintf(c->variant, sizeof c->variant, "%s", sp->variant);
-    c->kind = sp->kind;
-    c->section = sp->section;
-    c->op = sp->op;
-    c->dtype = sp->dtype;
-    c->dist = DIST_SMALL;
-    c->n = sp->n;
-    c->seed = SPEED_SEED;
-    c->exclusive = sp->exclusive;
-    c->order = sp->order;
-    c->tuple = sp->tuple;
-    c->pred = sp->pred;
-    snprintf(c->tol, sizeof c->tol, "n");
-}
-
-/* Run every case of a list as planned, in as few processes as the cases
- * allow (unit.h), judging each into out[]. */
-static void run_all(const run_plan *plan, const suite_case *const *cases, int count,
-                    test_result *out)
-{
-    for (int done = 0; done < count;)
-        done += run_unit(plan, cases + done, count - done, out + done);
-}
-
-/* Why speed test k is not timed, or NULL when it is. */
-static const char *speed_skip_why(const grade_run *g, int k, char *buf, size_t len)
-{
-    const suite_speed *sp = &g->s->speed[k];
-    if (g->forbidden[0])
-        return "not timed: forbidden shortcut";
-    if (g->build_failed)
-        return "not timed: build failed";
-    if (!g->speed_graded)
-        return strcmp(g->backend, "gpu") == 0 ? g->no_speed_why
-                                              : "speed not graded: no GPU (CPU emulator)";
-    if (g->group_passed[sp->group] < g->group_run[sp->group] || g->group_run[sp->group] == 0) {
-        snprintf(buf, len, "not timed: group '%s' must pass first", g->s->groups[sp->group].id);
-        return buf;
-    }
-    return NULL;
-}
-
-/* One round: every timed case run by the student's binary and then by the
- * reference, the GPU held alone; each keeps its best median. */
-static void speed_round(grade_run *g, const int *which, const suite_case *const *cases,
-                        int count, const run_plan *mine, const run_plan *theirs)
-{
-    static test_result got[SUITE_MAX_SPEED], ref[SUITE_MAX_SPEED];
-    gpu_lock_exclusive(); /* the GPU to itself while it times (a batch on one GPU) */
-    double t0 = now_s();
-    run_all(mine, cases, count, got);
-    double t1 = now_s();
-    run_all(theirs, cases, count, ref);
-    gpu_unlock();
-    if (getenv("GRADE_TRACE"))
-        fprintf(stderr, "grade: trace: speed round: submission %.2f s, reference %.2f s\n",
-                t1 - t0, now_s() - t1);
-    for (int i = 0; i < count; i++) {
-        speed_result *r = &g->speed[which[i]];
-        if (r->verdict != V_PASS)
-            continue; /* failed in an earlier round */
-        if (got[i].verdict != V_PASS) {
-            r->verdict = got[i].verdict;
-            snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
-                     verdict_name(got[i].verdict), got[i].detail);
-        } else if (ref[i].verdict != V_PASS) {
-            r->verdict = V_SKIPPED;
-            snprintf(r->detail, sizeof r->detail, "the reference failed its speed run (%s): "
-                     "tell your instructor", verdict_name(ref[i].verdict));
-        }
-        if (got[i].verdict == V_PASS && got[i].ms < r->t_student) {
-            r->t_student = got[i].ms;
-            r->gbps = got[i].gbps;
-            r->copy_gbps = got[i].copy_gbps;
-        }
-        if (ref[i].verdict == V_PASS && ref[i].ms < r->t_ref)
-            r->t_ref = ref[i].ms;
-        if (ref[i].verdict == V_PASS && ref[i].copy_gbps > r->ref_copy_gbps)
-            r->ref_copy_gbps = ref[i].copy_gbps;
-    }
-}
-
-/*
- * The student's time comes from the student's process, which could write
- * any number there.  A time that would move the case's bytes faster than
- * SPEED_MAX_COPY_RATIO device copies (the copy timed by the reference's
- * process) is physically out of reach: it is flagged, never credited.
- */
-static void check_plausible(speed_result *r, const suite_case *c)
-{
-    double bytes = bytes_moved(c->kind, c->n, c->dtype), fastest_ms;
-    if (r->verdict != V_PASS ||
-        speed_plausible(r->t_student, bytes, r->ref_copy_gbps, SPEED_MAX_COPY_RATIO, &fastest_ms))
-        return;
-    r->verdict = V_IMPLAUSIBLE;
-    snprintf(r->detail, sizeof r->detail,
-             "reported %.4f ms, but its %.0f MB take at least %.4f ms on this GPU (a device "
-             "copy, timed by the reference's process, moves %.0f GB/s; %.2fx that is the "
-             "limit): not credited", r->t_student, bytes / 1e6, fastest_ms, r->ref_copy_gbps,
-             SPEED_MAX_COPY_RATIO);
-}
-
-/* Every speed test: SPEED_ROUNDS rounds alternating the student's binary
- * and the reference; points from the ratio of the best medians. */
-static void run_speed_tests(grade_run *g, const char *student, const char *ref, double timeout,
-                            const sandbox *sb)
-{
-    const suite *s = g->s;
-    static suite_case store[SUITE_MAX_SPEED];
-    const suite_case *cases[SUITE_MAX_SPEED];
-    int which[SUITE_MAX_SPEED], count = 0;
-    for (int k = 0; k < s->nspeed; k++) {
-        speed_result *r = &g->speed[k];
-        char buf[256];
-        const char *why = speed_skip_why(g, k, buf, sizeof buf);
-        memset(r, 0, sizeof *r);
-        r->t_student = r->t_ref = INFINITY;
-        r->verdict = why ? V_SKIPPED : V_PASS;
-        if (why) {
-            snprintf(r->detail, sizeof r->detail, "%s", why);
-            continue;
-        }
-        speed_case(&s->speed[k], &store[count]);
-        cases[count] = &store[count];
-        which[count++] = k;
-    }
-    /* The reference runs in the same sandbox, shown its own binary too. */
-    static fsview ref_view;
-    sandbox ref_sb = *sb;
-    if (sb->view) {
-        ref_view = *sb->view;
-        fsview_add(&ref_view, ref, FSV_RO);
-        ref_sb.view = &ref_view;
-    }
-    run_plan mine = {.binary = student, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
-                     .timeout_s = timeout, .sandbox = sb};
-    run_plan theirs = {.binary = ref, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
-                       .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
-    for (int round = 0; round < SPEED_ROUNDS && count > 0; round++)
-        speed_round(g, which, cases, count, &mine, &theirs);
-    for (int i = 0; i < count; i++) {
-        speed_result *r = &g->speed[which[i]];
-        check_plausible(r, cases[i]);
-        if (r->verdict == V_PASS)
-            r->points = s->speed[which[i]].points * speed_fraction(r->t_student / r->t_ref);
-    }
-}
-
-/* How many tests before case c, of its group, hung (timed out or
- * deadlocked). */
-static int hangs_before(const grade_run *g, int c)
-{
-    int count = 0;
-    for (int i = 0; i < c; i++)
-        count += test_hung(&g->tests[i]) && g->s->cases[i].group == g->s->cases[c].group;
-    return count;
-}
-
-/* Settle case c without running it when there is nothing to run or no
- * point; 1 when settled. */
-static int settle_unrun(grade_run *g, int c, int emu_unavailable)
-{
-    const suite_case *k = &g->s->cases[c];
-    test_result *t = &g->tests[c];
-    int is_emu = strcmp(g->backend, "emu") == 0;
-    memset(t, 0, sizeof *t);
-    t->ms = NAN;
-    if (g->build_failed)
-        t->verdict = g->forbidden[0] ? V_FORBIDDEN
-                     : g->file_verdict != V_PASS ? g->file_verdict : V_BUILD_FAILED;
-    else if (is_emu && k->emu_skip)
-        t->verdict = V_SKIPPED,
-        snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
-    else if (hangs_before(g, c) >= LIMIT_HANGS_PER_GROUP)
-        /* a group that hung twice would make every later test wait out its
-         * limit too */
-        t->verdict = V_TIMEOUT,
-        snprintf(t->detail, sizeof t->detail, "not run: %d earlier tests of group %s hung "
-                 "(timed out or deadlocked)", LIMIT_HANGS_PER_GROUP, g->s->groups[k->group].id);
-    else if (k->schedule[0] && emu_unavailable)
-        t->verdict = V_SKIPPED,
-        snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
-    else
-        return 0;
-    return 1;
-}
-
-/*
- * Correctness: every case, each launched twice (a second launch must give
- * the same answer: state reset, no race).  Consecutive cases of a group
- * that share a binary run in one process (unit.h).
- */
-static void run_correctness(grade_run *g, const run_plan *plan, int emu_unavailable, int progress)
-{
-    const suite *s = g->s;
-    static test_result got[LIMIT_CASES_PER_UNIT];
-    const suite_case *unit[LIMIT_CASES_PER_UNIT];
-    for (int c = 0; c < s->ncases;) {
-        if (settle_unrun(g, c, emu_unavailable)) {
-            c++;
-            continue;
-        }
-        int count = 0;
-        for (int d = c; d < s->ncases && count < LIMIT_CASES_PER_UNIT; d++) {
-            const suite_case *k = &s->cases[d];
-            if (k->group != s->cases[c].group || !unit_compatible(k, &s->cases[c]) ||
-                (d > c && settle_unrun(g, d, emu_unavailable)))
-                break; /* (a settled case is settled again, the same, when c reaches it) */
-            unit[count++] = k;
-        }
-        int on_gpu = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0];
-        if (on_gpu)
-            gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
-        double t0 = now_s();
-        int done = run_unit(plan, unit, count, got);
-        if (on_gpu)
-            gpu_unlock();
-        if (getenv("GRADE_TRACE")) /* where grading time goes, for instructors */
-            fprintf(stderr, "grade: trace: cases %d-%d (group %s%s%s): %d ran in %.2f s\n", c + 1,
-                    c + count, s->groups[s->cases[c].group].id, s->cases[c].schedule[0] ? ", " : "",
-                    s->cases[c].schedule, done, now_s() - t0);
-        for (int i = 0; i < done; i++) {
-            g->tests[c + i] = got[i];
-            if (!g->device[0]) /* the first run that named its device names it for all */
-                snprintf(g->device, sizeof g->device, "%s", got[i].device);
-        }
-        c += done;
-        if (progress)
-            fprintf(stderr, "\rgrade: test %d/%d", c, s->ncases);
-    }
-    if (progress)
-        fprintf(stderr, "\r%40s\r", "");
 }
 
 /* One tool over group i: its largest case, then, if that was clean, its
@@ -681,7 +444,9 @@ int main(int argc, char **argv)
     run_plan plan = {.binary = student, .work = work, .reps = 1, .warmup = 0,
                      .timeout_s = timeout, .emu_binary = student_emu[0] ? student_emu : NULL,
                      .sandbox = &sb};
-    run_correctness(&g, &plan, emu_unavailable, progress);
+    correctness_opts co = {o.lanes > 0 ? o.lanes : default_lanes(g.backend), emu_unavailable,
+                           progress};
+    run_correctness(&g, &plan, &co);
     tally(&g);
     if (o.sanitize) {
         run_plan san = {.binary = student, .work = work, .reps = 0, .warmup = 0,
@@ -689,7 +454,7 @@ int main(int argc, char **argv)
         run_sanitizers(&g, &san, progress);
         tally(&g);
     }
-    run_speed_tests(&g, student, ref, timeout, &sb);
+    run_speed_tests(&g, student, ref, work, timeout, &sb);
     tally(&g);
     g.seconds = now_s() - start - g.build_seconds;
     show_paths(&g);

@@ -13,7 +13,7 @@
 #include "tunables.h"
 
 enum { O_SUBMISSION = 256, O_JSON, O_TIMEOUT, O_EMU, O_NO_SPEED, O_SANITIZE, O_SANDBOX, O_KEEP,
-       O_CHECK_SUITE, O_VALIDATE_SUITE };
+       O_CHECK_SUITE, O_VALIDATE_SUITE, O_LANES };
 
 /* The options, on stdout when asked for, on stderr after a mistake. */
 void grade_usage(FILE *f)
@@ -32,6 +32,8 @@ void grade_usage(FILE *f)
             "                     findings cost points as the lab's suite says)\n"
             "  --timeout SEC      limit per run (default %.0f on a GPU, %.0f emulated)\n"
             "  --keep             keep the scratch folder (its path is printed)\n"
+            "  --lanes N          run N test groups at once (default on a GPU: one per\n"
+            "                     two cores, at most %d; emulated: 1)\n"
             "  --sandbox MODE     where students' code cannot be isolated from the kit\n"
             "                     (no namespaces here): refuse (the default where the\n"
             "                     kit has solutions/) or unsandboxed (the default in a\n"
@@ -43,7 +45,7 @@ void grade_usage(FILE *f)
             "  -h, --help         this text\n"
             "Exit status: 0 graded (whatever the score), 2 usage, 3 the grader could not\n"
             "work, 4 the suite is invalid, 5 --check-suite: the reference lost points.\n",
-            LIMIT_RUN_GPU_S, LIMIT_RUN_EMU_S);
+            LIMIT_RUN_GPU_S, LIMIT_RUN_EMU_S, LANES_MAX);
 }
 
 /* One option of the command line into o; 0, or -1 with the message said. */
@@ -69,6 +71,11 @@ static int take_option(int c, const char *arg, grade_opts *o)
             return fprintf(stderr, "grade: --sandbox '%s': refuse or unsandboxed\n", arg), -1;
         return 0;
     case O_KEEP: o->keep = 1; return 0;
+    case O_LANES:
+        o->lanes = (int)strtol(arg, &end, 10);
+        if (!*arg || *end || o->lanes < 1 || o->lanes > LANES_MAX)
+            return fprintf(stderr, "grade: bad --lanes '%s' (1 to %d)\n", arg, LANES_MAX), -1;
+        return 0;
     case O_CHECK_SUITE: o->check_suite = 1; return 0;
     case O_VALIDATE_SUITE: o->validate_suite = 1; return 0;
     }
@@ -87,6 +94,7 @@ int grade_parse_args(int argc, char **argv, grade_opts *o)
         {"sanitize", no_argument, NULL, O_SANITIZE},
         {"sandbox", required_argument, NULL, O_SANDBOX},
         {"keep", no_argument, NULL, O_KEEP},
+        {"lanes", required_argument, NULL, O_LANES},
         {"check-suite", no_argument, NULL, O_CHECK_SUITE},
         {"validate-suite", no_argument, NULL, O_VALIDATE_SUITE},
         {NULL, 0, NULL, 0}};

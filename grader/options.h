@@ -17,6 +17,7 @@ typedef struct {
     int emu;        /* force the emulator */
     int no_speed;
     int keep;       /* keep the scratch folder */
+    int lanes;      /* --lanes, or 0: correctness.h's default */
     int sanitize;   /* compute-sanitizer on a case of each group */
     int check_suite;    /* grade the reference solution; full marks expected */
     int validate_suite; /* only load the suite (and its hidden part) */

@@ -76,9 +76,12 @@ static int enter_sandbox(void *arg)
 int run_watched(char *const argv[], const char *log_path, double timeout_s, const char *progress,
                 double stall_s, const struct sandbox_s *sb, run_status *st)
 {
-    static int subreaper;
-    if (!subreaper)
-        subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 1 : -1;
+    /* Not inherited over fork: a correctness lane (correctness.h) asks again. */
+    static pid_t subreaper_of;
+    if (subreaper_of != getpid()) {
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+        subreaper_of = getpid();
+    }
     memset(st, 0, sizeof *st);
     double start = now_s();
     spawn_opts o = {.out_path = log_path, .new_group = 1,

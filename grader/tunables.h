@@ -34,12 +34,29 @@
  * in one process; the cap bounds the raw outputs on disk at once. */
 #define LIMIT_CASES_PER_UNIT 64
 
-/* Speed tests: timed runs after warm-up, and rounds alternating student
- * and reference (the best median of each is compared, so a clock change
- * during one round cannot decide the grade). */
+/* Correctness lanes on a GPU (correctness.h): groups run at once, one lane
+ * per two cores, at most this many.  The suites have 2-8 groups; on an
+ * H100 lab 7's four largest groups took 2.3-2.9 s each one after another,
+ * while the GPU was busy a fraction of the time.  A batch runs one lane
+ * per student: its students already fill the cores. */
+#define LANES_MAX 4
+
+/* Speed tests: timed runs after warm-up, and up to SPEED_ROUNDS rounds
+ * alternating student and reference (the best median of each is compared,
+ * so a clock change during one round cannot decide the grade).  A round is
+ * run only while it could raise a score: once every test is within
+ * SPEED_FULL_RATIO of the reference's time, the points are all given, and
+ * a second round cost lab 7 six seconds on an H100 to change nothing. */
 #define SPEED_REPS 50
 #define SPEED_WARMUP 5
 #define SPEED_ROUNDS 2
+/* Full speed points up to this multiple of the reference's time, then
+ * SPEED_FULL_RATIO / ratio (continuous there; CS149 jumps from 1 to 1/1.2). */
+#define SPEED_FULL_RATIO 1.2
+/* Outputs of large cases kept once checked (judge.c), so that a speed
+ * test's later rounds compare instead of checking again: one per speed test
+ * of the largest suite (three), each up to 512 MiB (2^26 int64). */
+#define VERIFIED_KEEP 4
 
 /* The scratch folder goes to /dev/shm when this much is free there: the
  * largest case writes two copies of 2^28 words (2 GiB) at once. */

@@ -108,4 +108,26 @@ write-past-count|lab7|s/        \*count = (U)((size_t)warp_start + in_warp);/   
 shared-order-carries|lab7|s/            x\[i\] += in.v\[j\]\[i\];/            x[i] += in.v[0][i];/|WRONG  *decode int[0-9]* sum [a-z]* n=[0-9]* seed=[0-9]* order=[2-8] tuple=1 |partial
 blockidx-tiles|lab7|s/\*id = atomicAdd(st.next_tile, 1u);/*id = blockIdx.x;/|EMU-ERROR  *compact-3step int32 sum small n=300007 seed=3 keep=positive \[emu reverse\]|partial
 CASES
+
+# Lanes (grader/correctness.h) change when cases run, never their verdicts:
+# a wrong submission graded with its groups one after another and three at
+# once gives the same table (its lines, without times).
+verdicts() { grep -E '^  [A-Z-]+ |^TOTAL|-> ' "$1" | sed 's/ *[0-9.]* ms$//'; }
+for pair in ${LANES_CASES-zero-padding:lab1}; do
+    name=${pair%%:*} lab=${pair#*:}
+    [ -d "$tmp/$name" ] && [ -z "$make_only" ] || continue
+    for lanes in 1 3; do
+        ./grade "$lab" --submission "$tmp/$name" --no-speed --timeout 10 --lanes $lanes \
+            >"$tmp/$name.lanes$lanes" 2>&1
+        verdicts "$tmp/$name.lanes$lanes" >"$tmp/$name.verdicts$lanes"
+    done
+    if [ "$(wc -l <"$tmp/$name.verdicts1")" -lt 5 ]; then
+        echo "FAIL lanes $name: no table with --lanes 1"; tail -5 "$tmp/$name.lanes1"; fail=1
+    elif ! cmp -s "$tmp/$name.verdicts1" "$tmp/$name.verdicts3"; then
+        echo "FAIL lanes $name: --lanes 3 gave other verdicts than --lanes 1:"
+        diff "$tmp/$name.verdicts1" "$tmp/$name.verdicts3" | head -10; fail=1
+    else
+        echo "ok   lanes $name: the same $(wc -l <"$tmp/$name.verdicts1") table lines with 1 and 3 lanes"
+    fi
+done
 exit $fail

@@ -194,6 +194,8 @@ static pid_t start_student(const batch *b, int index, int k, int gpu)
     if (b->emu) argv[a++] = "--emu";
     if (b->no_speed) argv[a++] = "--no-speed";
     if (b->sanitize) argv[a++] = "--sanitize";
+    /* the students graded at once already fill the cores: no lanes inside */
+    if (b->jobs > 1) argv[a++] = "--lanes=1";
     argv[a] = NULL;
     spawn_opts o = {.out_path = txt, .new_session = 1, .prepare = prepare_student, .arg = &c,
                     .exec_failed_code = X_EXEC, .who = "batch"};

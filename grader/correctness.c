@@ -1,0 +1,279 @@
+/*
+ * correctness.c - the correctness phase (correctness.h says what and why):
+ * the cases of a set of groups run in order, and the groups spread over
+ * forked lanes whose verdicts come back through a file each.
+ */
+#define _GNU_SOURCE
+#include "correctness.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpulock.h"
+#include "sandbox.h"
+#include "tunables.h"
+#include "unit.h"
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int default_lanes(const char *backend)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (strcmp(backend, "gpu") != 0 || cores < 4)
+        return 1;
+    return cores / 2 < LANES_MAX ? (int)(cores / 2) : LANES_MAX;
+}
+
+/* How many tests before case c, of its group, hung (timed out or
+ * deadlocked). */
+static int hangs_before(const grade_run *g, int c)
+{
+    int count = 0;
+    for (int i = 0; i < c; i++)
+        count += test_hung(&g->tests[i]) && g->s->cases[i].group == g->s->cases[c].group;
+    return count;
+}
+
+/* Settle case c without running it when there is nothing to run or no
+ * point; 1 when settled. */
+static int settle_unrun(grade_run *g, int c, int emu_unavailable)
+{
+    const suite_case *k = &g->s->cases[c];
+    test_result *t = &g->tests[c];
+    int is_emu = strcmp(g->backend, "emu") == 0;
+    memset(t, 0, sizeof *t);
+    t->ms = NAN;
+    if (g->build_failed)
+        t->verdict = g->forbidden[0] ? V_FORBIDDEN
+                     : g->file_verdict != V_PASS ? g->file_verdict : V_BUILD_FAILED;
+    else if (is_emu && k->emu_skip)
+        t->verdict = V_SKIPPED,
+        snprintf(t->detail, sizeof t->detail, "too large for the emulator; runs on a GPU");
+    else if (hangs_before(g, c) >= LIMIT_HANGS_PER_GROUP)
+        /* a group that hung twice would make every later test wait out its
+         * limit too */
+        t->verdict = V_TIMEOUT,
+        snprintf(t->detail, sizeof t->detail, "not run: %d earlier tests of group %s hung "
+                 "(timed out or deadlocked)", LIMIT_HANGS_PER_GROUP, g->s->groups[k->group].id);
+    else if (k->schedule[0] && emu_unavailable)
+        t->verdict = V_SKIPPED,
+        snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
+    else
+        return 0;
+    return 1;
+}
+
+/* The cases from c on that run in one process: the same group, binary and
+ * schedule, none settled without running.  Returns how many (>= 1). */
+static int gather_unit(grade_run *g, int c, int emu_unavailable, const suite_case **unit)
+{
+    const suite *s = g->s;
+    int count = 0;
+    for (int d = c; d < s->ncases && count < LIMIT_CASES_PER_UNIT; d++) {
+        const suite_case *k = &s->cases[d];
+        if (k->group != s->cases[c].group || !unit_compatible(k, &s->cases[c]) ||
+            (d > c && settle_unrun(g, d, emu_unavailable)))
+            break; /* (a settled case is settled again, the same, when c reaches it) */
+        unit[count++] = k;
+    }
+    return count;
+}
+
+/*
+ * The cases of the groups marked in mine[], in suite order, each launched
+ * twice (a second launch must give the same answer: state reset, no race).
+ */
+static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *mine,
+                       int emu_unavailable, int progress)
+{
+    const suite *s = g->s;
+    static test_result got[LIMIT_CASES_PER_UNIT];
+    const suite_case *unit[LIMIT_CASES_PER_UNIT];
+    for (int c = 0; c < s->ncases;) {
+        if (!mine[s->cases[c].group] || settle_unrun(g, c, emu_unavailable)) {
+            c++;
+            continue;
+        }
+        int count = gather_unit(g, c, emu_unavailable, unit);
+        int on_gpu = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0];
+        if (on_gpu)
+            gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
+        double t0 = now_s();
+        int done = run_unit(plan, unit, count, got);
+        if (on_gpu)
+            gpu_unlock();
+        if (getenv("GRADE_TRACE")) /* where grading time goes, for instructors */
+            fprintf(stderr, "grade: trace: cases %d-%d (group %s%s%s): %d ran in %.2f s\n", c + 1,
+                    c + count, s->groups[s->cases[c].group].id, s->cases[c].schedule[0] ? ", " : "",
+                    s->cases[c].schedule, done, now_s() - t0);
+        for (int i = 0; i < done; i++)
+            g->tests[c + i] = got[i];
+        c += done;
+        if (progress)
+            fprintf(stderr, "\rgrade: test %d/%d", c, s->ncases);
+    }
+    if (progress)
+        fprintf(stderr, "\r%40s\r", "");
+}
+
+/* A group's expected cost in seconds, to balance the lanes: a process
+ * start per unit (0.3 s on a GPU) and the bytes each case moves through
+ * the host (made, written, read back, checked: about 1 GB/s in all). */
+static double group_cost(const suite *s, int group)
+{
+    double cost = 0;
+    for (int c = 0; c < s->ncases; c++)
+        if (s->cases[c].group == group)
+            cost += 0.3 / LIMIT_CASES_PER_UNIT + (s->cases[c].schedule[0] ? 0.3 : 0.0) +
+                    (double)s->cases[c].n * (double)dtype_size(s->cases[c].dtype) * 3.0 / 1e9;
+    return cost + 0.3;
+}
+
+/* Each group into the lane with the least cost so far, the costliest
+ * groups first (longest-processing-time first: within 4/3 of the best). */
+static void assign_lanes(const suite *s, int lanes, int *lane_of)
+{
+    double load[LANES_MAX] = {0}, cost[SUITE_MAX_GROUPS];
+    int done[SUITE_MAX_GROUPS] = {0};
+    for (int i = 0; i < s->ngroups; i++)
+        cost[i] = group_cost(s, i);
+    for (int k = 0; k < s->ngroups; k++) {
+        int big = -1, low = 0;
+        for (int i = 0; i < s->ngroups; i++)
+            if (!done[i] && (big < 0 || cost[i] > cost[big]))
+                big = i;
+        for (int l = 1; l < lanes; l++)
+            if (load[l] < load[low])
+                low = l;
+        done[big] = 1;
+        lane_of[big] = low;
+        load[low] += cost[big];
+    }
+}
+
+/* One lane's verdicts, as the lane wrote them: (case index, result) pairs.
+ * 0 when the file was whole. */
+static int read_lane(grade_run *g, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    int c, end = 0, bad = 0;
+    while (!end && !bad && fread(&c, sizeof c, 1, f) == 1) {
+        end = c == -1; /* the lane's last record says it finished */
+        bad = !end && (c < 0 || c >= g->s->ncases ||
+                       fread(&g->tests[c], sizeof g->tests[c], 1, f) != 1);
+    }
+    fclose(f);
+    return !bad && end ? 0 : -1;
+}
+
+/* The lane's own process: its groups' cases in its own scratch folder,
+ * then every verdict written for the parent, ended by an index of -1. */
+static void lane_main(grade_run *g, const run_plan *plan, const unsigned char *mine,
+                      int emu_unavailable, const char *dir, const char *results)
+{
+    run_plan mine_plan = *plan;
+    mine_plan.work = dir;
+    run_groups(g, &mine_plan, mine, emu_unavailable, 0);
+    FILE *f = fopen(results, "wb");
+    int ok = f != NULL;
+    for (int c = 0; ok && c < g->s->ncases; c++)
+        if (mine[g->s->cases[c].group])
+            ok = fwrite(&c, sizeof c, 1, f) == 1 &&
+                 fwrite(&g->tests[c], sizeof g->tests[c], 1, f) == 1;
+    int end = -1;
+    ok = ok && fwrite(&end, sizeof end, 1, f) == 1;
+    ok = f && fclose(f) == 0 && ok;
+    fflush(stderr);
+    _exit(ok ? 0 : 1);
+}
+
+/* Start lane l in a child process; its pid, or -1 when it could not start
+ * (its groups then run here). */
+static pid_t start_lane(grade_run *g, const run_plan *plan, const unsigned char *mine,
+                        int emu_unavailable, int l, char *results, size_t len)
+{
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/lane%d", plan->work, l);
+    snprintf(results, len, "%s/lane%d.results", plan->work, l);
+    remove(results);
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return -1;
+    if (plan->sandbox && plan->sandbox->uid >= 0)
+        sandbox_hand_over(dir, plan->sandbox->uid, plan->sandbox->gid);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0)
+        lane_main(g, plan, mine, emu_unavailable, dir, results);
+    return pid;
+}
+
+/* The groups in lanes run at once; a lane that failed (it could not
+ * start, or died: a grader bug or the machine out of memory) has its
+ * groups run again here, one after another, after saying so. */
+static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts *o)
+{
+    const suite *s = g->s;
+    int lane_of[SUITE_MAX_GROUPS];
+    static unsigned char mine[LANES_MAX][SUITE_MAX_GROUPS];
+    static char results[LANES_MAX][1200];
+    pid_t pid[LANES_MAX];
+    assign_lanes(s, o->lanes, lane_of);
+    memset(mine, 0, sizeof mine);
+    for (int i = 0; i < s->ngroups; i++)
+        mine[lane_of[i]][i] = 1;
+    if (o->progress)
+        fprintf(stderr, "\rgrade: %d tests in %d lanes...", s->ncases, o->lanes);
+    for (int l = 0; l < o->lanes; l++)
+        pid[l] = start_lane(g, plan, mine[l], o->emu_unavailable, l, results[l],
+                            sizeof results[l]);
+    for (int l = 0; l < o->lanes; l++) {
+        int status = 0;
+        if (pid[l] > 0)
+            while (waitpid(pid[l], &status, 0) < 0 && errno == EINTR)
+                ;
+        if (pid[l] > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+            read_lane(g, results[l]) == 0)
+            continue;
+        fprintf(stderr, "grade: warning: lane %d of the correctness tests %s; its groups run "
+                        "again one after another\n", l, pid[l] < 0 ? "did not start" : "failed");
+        run_groups(g, plan, mine[l], o->emu_unavailable, 0);
+    }
+    if (o->progress)
+        fprintf(stderr, "\r%40s\r", "");
+}
+
+void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts *o)
+{
+    static unsigned char all[SUITE_MAX_GROUPS];
+    double t0 = now_s();
+    int lanes = o->lanes < g->s->ngroups ? o->lanes : g->s->ngroups;
+    if (lanes > 1 && !g->build_failed) {
+        correctness_opts capped = *o;
+        capped.lanes = lanes;
+        run_lanes(g, plan, &capped);
+    } else {
+        memset(all, 1, sizeof all);
+        run_groups(g, plan, all, o->emu_unavailable, o->progress);
+    }
+    for (int c = 0; c < g->s->ncases && !g->device[0]; c++)
+        snprintf(g->device, sizeof g->device, "%s", g->tests[c].device);
+    if (getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: correctness: %d tests in %d lane%s, %.2f s\n",
+                g->s->ncases, lanes > 1 && !g->build_failed ? lanes : 1,
+                lanes > 1 && !g->build_failed ? "s" : "", now_s() - t0);
+}

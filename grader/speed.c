@@ -1,0 +1,192 @@
+/*
+ * speed.c - the speed phase: each speed test's case run by the student's
+ * binary and by the reference, the GPU held alone, in rounds; points from
+ * the ratio of the best medians (score.h), a time beyond what the GPU can
+ * do never credited.
+ */
+#define _GNU_SOURCE
+#include "speed.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fsview.h"
+#include "gpulock.h"
+#include "tunables.h"
+#include "unit.h"
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The case a speed test times: the group's inputs at the test's size. */
+static void speed_case(const suite_speed *sp, suite_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->group = sp->group;
+    snprintf(c->variant, sizeof c->variant, "%s", sp->variant);
+    c->kind = sp->kind;
+    c->section = sp->section;
+    c->op = sp->op;
+    c->dtype = sp->dtype;
+    c->dist = DIST_SMALL;
+    c->n = sp->n;
+    c->seed = SPEED_SEED;
+    c->exclusive = sp->exclusive;
+    c->order = sp->order;
+    c->tuple = sp->tuple;
+    c->pred = sp->pred;
+    snprintf(c->tol, sizeof c->tol, "n");
+}
+
+/* Run every case of a list as planned, in as few processes as the cases
+ * allow (unit.h), judging each into out[]. */
+static void run_all(const run_plan *plan, const suite_case *const *cases, int count,
+                    test_result *out)
+{
+    for (int done = 0; done < count;)
+        done += run_unit(plan, cases + done, count - done, out + done);
+}
+
+/* Why speed test k is not timed, or NULL when it is. */
+static const char *speed_skip_why(const grade_run *g, int k, char *buf, size_t len)
+{
+    const suite_speed *sp = &g->s->speed[k];
+    if (g->forbidden[0])
+        return "not timed: forbidden shortcut";
+    if (g->build_failed)
+        return "not timed: build failed";
+    if (!g->speed_graded)
+        return strcmp(g->backend, "gpu") == 0 ? g->no_speed_why
+                                              : "speed not graded: no GPU (CPU emulator)";
+    if (g->group_passed[sp->group] < g->group_run[sp->group] || g->group_run[sp->group] == 0) {
+        snprintf(buf, len, "not timed: group '%s' must pass first", g->s->groups[sp->group].id);
+        return buf;
+    }
+    return NULL;
+}
+
+/* One round: every timed case run by the student's binary and then by the
+ * reference, the GPU held alone; each keeps its best median. */
+static void speed_round(grade_run *g, const int *which, const suite_case *const *cases,
+                        int count, const run_plan *mine, const run_plan *theirs)
+{
+    static test_result got[SUITE_MAX_SPEED], ref[SUITE_MAX_SPEED];
+    gpu_lock_exclusive(); /* the GPU to itself while it times (a batch on one GPU) */
+    double t0 = now_s();
+    run_all(mine, cases, count, got);
+    double t1 = now_s();
+    run_all(theirs, cases, count, ref);
+    gpu_unlock();
+    if (getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: speed round: submission %.2f s, reference %.2f s\n",
+                t1 - t0, now_s() - t1);
+    for (int i = 0; i < count; i++) {
+        speed_result *r = &g->speed[which[i]];
+        if (r->verdict != V_PASS)
+            continue; /* failed in an earlier round */
+        if (got[i].verdict != V_PASS) {
+            r->verdict = got[i].verdict;
+            snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
+                     verdict_name(got[i].verdict), got[i].detail);
+        } else if (ref[i].verdict != V_PASS) {
+            r->verdict = V_SKIPPED;
+            snprintf(r->detail, sizeof r->detail, "the reference failed its speed run (%s): "
+                     "tell your instructor", verdict_name(ref[i].verdict));
+        }
+        if (got[i].verdict == V_PASS && got[i].ms < r->t_student) {
+            r->t_student = got[i].ms;
+            r->gbps = got[i].gbps;
+            r->copy_gbps = got[i].copy_gbps;
+        }
+        if (ref[i].verdict == V_PASS && ref[i].ms < r->t_ref)
+            r->t_ref = ref[i].ms;
+        if (ref[i].verdict == V_PASS && ref[i].copy_gbps > r->ref_copy_gbps)
+            r->ref_copy_gbps = ref[i].copy_gbps;
+    }
+}
+
+/*
+ * The student's time comes from the student's process, which could write
+ * any number there.  A time that would move the case's bytes faster than
+ * SPEED_MAX_COPY_RATIO device copies (the copy timed by the reference's
+ * process) is physically out of reach: it is flagged, never credited.
+ */
+static void check_plausible(speed_result *r, const suite_case *c)
+{
+    double bytes = bytes_moved(c->kind, c->n, c->dtype), fastest_ms;
+    if (r->verdict != V_PASS ||
+        speed_plausible(r->t_student, bytes, r->ref_copy_gbps, SPEED_MAX_COPY_RATIO, &fastest_ms))
+        return;
+    r->verdict = V_IMPLAUSIBLE;
+    snprintf(r->detail, sizeof r->detail,
+             "reported %.4f ms, but its %.0f MB take at least %.4f ms on this GPU (a device "
+             "copy, timed by the reference's process, moves %.0f GB/s; %.2fx that is the "
+             "limit): not credited", r->t_student, bytes / 1e6, fastest_ms, r->ref_copy_gbps,
+             SPEED_MAX_COPY_RATIO);
+}
+
+/* No later round can raise a score: every test timed has failed or is
+ * within SPEED_FULL_RATIO of the reference (full points) after a round. */
+static int settled(const grade_run *g, const int *which, int count)
+{
+    for (int i = 0; i < count; i++) {
+        const speed_result *r = &g->speed[which[i]];
+        if (r->verdict == V_PASS && !(r->t_student <= SPEED_FULL_RATIO * r->t_ref))
+            return 0; /* not timed yet (infinite), or short of full points */
+    }
+    return 1;
+}
+
+/* Every speed test: up to SPEED_ROUNDS rounds alternating the student's binary
+ * and the reference; points from the ratio of the best medians. */
+void run_speed_tests(grade_run *g, const char *student, const char *ref, const char *work,
+                     double timeout, const sandbox *sb)
+{
+    const suite *s = g->s;
+    static suite_case store[SUITE_MAX_SPEED];
+    const suite_case *cases[SUITE_MAX_SPEED];
+    int which[SUITE_MAX_SPEED], count = 0;
+    for (int k = 0; k < s->nspeed; k++) {
+        speed_result *r = &g->speed[k];
+        char buf[256];
+        const char *why = speed_skip_why(g, k, buf, sizeof buf);
+        memset(r, 0, sizeof *r);
+        r->t_student = r->t_ref = INFINITY;
+        r->verdict = why ? V_SKIPPED : V_PASS;
+        if (why) {
+            snprintf(r->detail, sizeof r->detail, "%s", why);
+            continue;
+        }
+        speed_case(&s->speed[k], &store[count]);
+        cases[count] = &store[count];
+        which[count++] = k;
+    }
+    /* The reference runs in the same sandbox, shown its own binary too. */
+    static fsview ref_view;
+    sandbox ref_sb = *sb;
+    if (sb->view) {
+        ref_view = *sb->view;
+        fsview_add(&ref_view, ref, FSV_RO);
+        ref_sb.view = &ref_view;
+    }
+    run_plan mine = {.binary = student, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
+                     .timeout_s = timeout, .sandbox = sb};
+    run_plan theirs = {.binary = ref, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
+                       .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
+    for (int round = 0; round < SPEED_ROUNDS && count > 0 && !settled(g, which, count); round++)
+        speed_round(g, which, cases, count, &mine, &theirs);
+    for (int i = 0; i < count; i++) {
+        speed_result *r = &g->speed[which[i]];
+        check_plausible(r, cases[i]);
+        if (r->verdict == V_PASS)
+            r->points = s->speed[which[i]].points * speed_fraction(r->t_student / r->t_ref);
+    }
+}
+
