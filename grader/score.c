@@ -19,6 +19,12 @@ double speed_fraction(double ratio)
     return ratio <= SPEED_FULL_RATIO ? 1.0 : SPEED_FULL_RATIO / ratio;
 }
 
+int speed_settled(double t_student, double t_ref)
+{
+    return isfinite(t_student) && isfinite(t_ref) && t_ref > 0 &&
+           speed_fraction(t_student / t_ref) == 1.0;
+}
+
 double group_score(double points, int passed, int run)
 {
     return run > 0 ? points * (double)passed / (double)run : 0.0;

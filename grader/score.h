@@ -36,6 +36,12 @@ const char *verdict_name(verdict_t v);
 /* Fraction of the speed points for t_student / t_ref = ratio. */
 double speed_fraction(double ratio);
 
+/* Is a speed test's score final after a round that measured the student's
+ * best median t_student and the reference's t_ref (INFINITY while not
+ * measured)?  1 when both are measured and the ratio already earns full
+ * points: no later round can raise it. */
+int speed_settled(double t_student, double t_ref);
+
 /* Points of a group: points * passed / run (skipped tests do not count). */
 double group_score(double points, int passed, int run);
 

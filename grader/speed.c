@@ -138,8 +138,8 @@ static int settled(const grade_run *g, const int *which, int count)
 {
     for (int i = 0; i < count; i++) {
         const speed_result *r = &g->speed[which[i]];
-        if (r->verdict == V_PASS && !(r->t_student <= SPEED_FULL_RATIO * r->t_ref))
-            return 0; /* not timed yet (infinite), or short of full points */
+        if (r->verdict == V_PASS && !speed_settled(r->t_student, r->t_ref))
+            return 0; /* not timed yet, or short of full points */
     }
     return 1;
 }

@@ -17,6 +17,17 @@ Test(score, speed_fraction)
     cr_assert_eq(speed_fraction(-1.0), 0.0);
 }
 
+Test(score, speed_settled)
+{
+    cr_assert(!speed_settled(INFINITY, INFINITY), "nothing measured yet: another round");
+    cr_assert(!speed_settled(0.5, INFINITY), "the reference not measured: another round");
+    cr_assert(!speed_settled(INFINITY, 0.5), "the student not measured: another round");
+    cr_assert(speed_settled(0.6, 0.5), "1.2x: full points, settled");
+    cr_assert(speed_settled(0.4, 0.5), "faster than the reference: settled");
+    cr_assert(!speed_settled(0.61, 0.5), "short of full points: another round may help");
+    cr_assert(!speed_settled(NAN, 0.5));
+}
+
 Test(score, group_share)
 {
     cr_assert_float_eq(group_score(30, 26, 26), 30, 1e-12);
