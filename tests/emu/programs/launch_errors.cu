@@ -19,18 +19,31 @@ int main()
     CUDA_OK(cudaMalloc(&d, sizeof(int)));
     CUDA_OK(cudaMemset(d, 0, sizeof(int)));
 
+    /* CUDA 13 on an H200 (tests/gpu/device-emu-compare.sh): more threads
+     * than a block may have is an invalid value; a zero or too large grid
+     * or block dimension an invalid configuration. */
     mark<<<1, 1025>>>(d);
     cudaError_t e = cudaGetLastError();
     printf("1025 threads: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidConfiguration);
+    EXPECT(e == cudaErrorInvalidValue);
     EXPECT(cudaGetLastError() == cudaSuccess);
 
     mark<<<dim3(1), dim3(32, 32, 2)>>>(d);
-    EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    e = cudaGetLastError();
+    printf("32 x 32 x 2 threads: %s\n", cudaGetErrorName(e));
+    EXPECT(e == cudaErrorInvalidValue);
+    mark<<<dim3(1), dim3(1, 1, 65)>>>(d);
+    e = cudaGetLastError();
+    printf("block z 65: %s\n", cudaGetErrorName(e));
+    EXPECT(e == cudaErrorInvalidConfiguration);
     mark<<<0, 32>>>(d);
-    EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    e = cudaGetLastError();
+    printf("grid of 0 blocks: %s\n", cudaGetErrorName(e));
+    EXPECT(e == cudaErrorInvalidConfiguration);
     mark<<<dim3(1, 70000), 32>>>(d);
-    EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    e = cudaGetLastError();
+    printf("grid y 70000: %s\n", cudaGetErrorName(e));
+    EXPECT(e == cudaErrorInvalidConfiguration);
 
     uses_dynamic<<<1, 32, 64 * 1024>>>(d);
     e = cudaGetLastError();

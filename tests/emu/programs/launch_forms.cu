@@ -95,10 +95,10 @@ int main()
     add<<<1, 2048>>>(d, 1);
     cudaError_t e = cudaGetLastError();
     printf("<<<1, 2048>>>: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidConfiguration);
+    EXPECT(e == cudaErrorInvalidValue); /* CUDA 13 on an H200 (launch_errors.cu) */
     e = cudaLaunchKernel((void *)add, 1, 2048, args, 0, 0);
     printf("cudaLaunchKernel with 2048 threads: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidConfiguration);
+    EXPECT(e == cudaErrorInvalidValue);
     cudaGetLastError();
 
     CUDA_OK(cudaStreamDestroy(s));
