@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buffers.h"
 #include "caselist.h"
 #include "check.h"
 #include "cli.h"
@@ -132,243 +133,6 @@ static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t l
     return validate_lab7(o, v, err, len);
 }
 
-/*
- * --exact: every buffer at its exact size, with no guard band and no
- * poison.  For compute-sanitizer runs: a read or write past n then leaves
- * the allocation, and memcheck names it, where a guard band would have
- * absorbed it; an output nobody wrote stays uninitialised, and initcheck
- * names a read of it.  The raw output file keeps its layout (the band is
- * filled in on the host), so the grader reads it as always.
- */
-static int exact_buffers;
-static size_t device_guard(void) { return exact_buffers ? 0 : GUARD_ELEMS; }
-
-/* Host memory for `words` 32-bit words; a run without it ends here, with
- * a message that says it is not the GPU's fault. */
-static uint32_t *host_words(size_t words)
-{
-    uint32_t *host = (uint32_t *)malloc(words * 4);
-    if (!host) {
-        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
-        exit(EXIT_HOST_ERROR);
-    }
-    return host;
-}
-
-#ifdef __CUEMU__
-/* Allocate n + the guard band words on the device: `fill` (or `content`)
- * over the first n words (nothing with --exact and no content),
- * GUARD_WORD over the band. */
-static void *device_fenced(size_t n, const void *content, uint32_t fill)
-{
-    size_t words = n + device_guard();
-    uint32_t *host = host_words(words);
-    void *dev;
-    if (content)
-        memcpy(host, content, n * 4);
-    else
-        fill_words(host, n, fill);
-    fill_words(host + n, device_guard(), GUARD_WORD);
-    CUDA_CHECK(cudaMalloc(&dev, words * 4));
-    if (content || !exact_buffers)
-        CUDA_CHECK(cudaMemcpy(dev, host, words * 4, cudaMemcpyHostToDevice));
-    free(host);
-    return dev;
-}
-#endif
-
-#ifndef __CUEMU__
-/* ---- input and fences made on the GPU ------------------------------------
- * A graded run at 2^28 elements spent seconds generating its input on the
- * host and copying it over, and as long filling the poisoned output.  On
- * the GPU the same words take milliseconds.  The generator is prng.c's,
- * term for term (integer hashing; the float conversions are exact), so the
- * grader regenerates the identical input on the host. */
-__device__ static uint64_t dev_mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-__global__ static void gen_input_kernel(uint32_t *out, size_t n, int dtype, int dist, uint64_t seed)
-{
-    uint64_t *out64 = (uint64_t *)out; /* int64: all 64 bits of r when wide */
-    const uint64_t golden = 0x9e3779b97f4a7c15ULL, base = dev_mix64(seed + golden);
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        uint64_t r = dev_mix64(base + i * golden);
-        float f;
-        int32_t v;
-        if (dist == DIST_ONES) {
-            v = 1;
-            f = 1.0f;
-        } else if (dist == DIST_SMALL) {
-            v = (int32_t)(-8 + (int64_t)(((r >> 32) * 17) >> 32));
-            f = (float)v;
-        } else {
-            v = (int32_t)(uint32_t)(r >> 32);
-            f = (float)((double)(r >> 40) * 0x1p-24 * 1.25 - 0.25);
-        }
-        if (dtype == DT_INT64)
-            out64[i] = dist == DIST_WIDE ? r : (uint64_t)(int64_t)v;
-        else
-            out[i] = dtype == DT_INT32 ? (uint32_t)v : __float_as_uint(f);
-    }
-}
-
-__global__ static void fill_kernel(uint32_t *out, size_t n, uint32_t word)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        out[i] = word;
-}
-
-/* n + the guard band words on the device: the input of o (n / words per
- * element of its elements) or `fill` over the first n (nothing with
- * --exact), GUARD_WORD over the band. */
-static void *device_made(size_t n, const cli_opts *o, uint32_t fill)
-{
-    uint32_t *dev;
-    CUDA_CHECK(cudaMalloc(&dev, (n + device_guard()) * 4));
-    if (n && o)
-        gen_input_kernel<<<1024, 256>>>(dev, n / (dtype_size(o->dtype) / 4), o->dtype, o->dist,
-                                        o->seed);
-    else if (n && !exact_buffers)
-        fill_kernel<<<1024, 256>>>(dev, n, fill);
-    if (device_guard())
-        fill_kernel<<<1, 256>>>(dev + n, device_guard(), GUARD_WORD);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    return dev;
-}
-#endif
-
-/* ---- lab 7: the given encoder ------------------------------------------------
- * Order-k delta encoding with stride d in one embarrassingly parallel pass:
- * k differences in turn are e[i] = sum_j (-1)^j C(k, j) x[i - j d] (terms
- * before the array are 0), computed in the unsigned type of the element's
- * width so that it wraps.  reference.c encodes the other way (k passes), so
- * the two check each other. */
-template <typename U>
-__global__ static void encode_kernel(const U *x, U *e, size_t n, int order, int tuple)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        U acc = 0, binom = 1; /* C(order, j) */
-        for (int j = 0; j <= order && (size_t)j * tuple <= i; j++) {
-            U term = binom * x[i - (size_t)j * tuple];
-            acc = (j & 1) ? acc - term : acc + term;
-            binom = binom * (U)(order - j) / (U)(j + 1); /* exact: C(k, j+1) */
-        }
-        e[i] = acc;
-    }
-}
-
-/* Replace the device input x (n elements) by its encoding: the input a
- * decode variant is given.  The buffer of x is freed. */
-static void *encode_on_device(void *x, const cli_opts *o, size_t words)
-{
-    void *e;
-#ifdef __CUEMU__
-    e = device_fenced(words, NULL, 0);
-#else
-    e = device_made(words, NULL, 0);
-#endif
-    if (o->n && o->dtype == DT_INT64)
-        encode_kernel<uint64_t><<<1024, 256>>>((const uint64_t *)x, (uint64_t *)e, o->n, o->order,
-                                               o->tuple);
-    else if (o->n)
-        encode_kernel<uint32_t><<<1024, 256>>>((const uint32_t *)x, (uint32_t *)e, o->n, o->order,
-                                               o->tuple);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaFree(x));
-    return e;
-}
-
-/* The case's input (fenced; encoded for a decode) and poisoned output
- * (fenced) on the device; all sizes in 32-bit words. */
-static void device_buffers(const cli_opts *o, kind_t kind, size_t out_words, const void *in_host,
-                           job *j)
-{
-    size_t in_words = o->n * (dtype_size(o->dtype) / 4);
-    void *in;
-#ifdef __CUEMU__
-    in = device_fenced(in_words, in_host, 0);
-    j->problem.out = device_fenced(out_words, NULL, POISON_WORD);
-#else
-    (void)in_host;
-    in = device_made(in_words, o, 0);
-    j->problem.out = device_made(out_words, NULL, POISON_WORD);
-#endif
-    j->problem.in = kind == KIND_DECODE ? encode_on_device(in, o, in_words) : in;
-}
-
-/* A device buffer of n elements and its guard band, on the host: always
- * n + GUARD_ELEMS words; with --exact the band is not on the device and is
- * filled in here. */
-static void *copy_back(const void *dev, size_t n)
-{
-    uint32_t *host = host_words(n + GUARD_ELEMS);
-    CUDA_CHECK(cudaMemcpy(host, dev, (n + device_guard()) * 4, cudaMemcpyDeviceToHost));
-    if (!device_guard())
-        fill_words(host + n, GUARD_ELEMS, GUARD_WORD);
-    return host;
-}
-
-__global__ static void differ_kernel(const uint32_t *a, const uint32_t *b, size_t words,
-                                     unsigned *differs)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
-         i += (size_t)gridDim.x * blockDim.x)
-        if (a[i] != b[i]) {
-            *differs = 1;
-            return;
-        }
-}
-
-/* Do two device buffers of `words` words hold the same words?  Compared
- * where they are: a graded case at 2^26 elements spent 0.2 s of its 0.9 s
- * copying a second, identical output back to the host (H200, KIT_TRACE). */
-static int device_same(const void *a, const void *b, size_t words)
-{
-    unsigned *flag, differs = 0;
-    CUDA_CHECK(cudaMalloc(&flag, sizeof *flag));
-    CUDA_CHECK(cudaMemset(flag, 0, sizeof *flag));
-    if (words)
-        differ_kernel<<<1024, 256>>>((const uint32_t *)a, (const uint32_t *)b, words, flag);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpy(&differs, flag, sizeof differs, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(flag));
-    return differs == 0;
-}
-
-/*
- * The output of one launch, as copy_back gives it.  With --exact, a
- * compaction's out[count..n) is rightly never written, and copying it
- * makes compute-sanitizer's initcheck report the copy (cudaMemcpy reading
- * uninitialized memory: every correct compaction lost points under
- * --sanitize on an H100).  So there only the count and the kept elements
- * come back, the rest reads as the poison of a run without --exact.
- */
-static void *copy_back_output(const job *j, size_t n, dtype_t dtype, size_t words)
-{
-    if (!exact_buffers || j->variant->kind != KIND_COMPACT)
-        return copy_back(j->problem.out, words);
-    const size_t es = dtype_size(dtype);
-    uint32_t *host = host_words(words + GUARD_ELEMS);
-    fill_words(host, words, POISON_WORD);
-    fill_words(host + words, GUARD_ELEMS, GUARD_WORD);
-    unsigned long long count = 0; /* little-endian: an int32 count fills the low half */
-    const char *dev = (const char *)j->problem.out;
-    CUDA_CHECK(cudaMemcpy(&count, dev + n * es, es, cudaMemcpyDeviceToHost));
-    const size_t kept = count < n ? (size_t)count : n;
-    if (kept)
-        CUDA_CHECK(cudaMemcpy(host, dev, kept * es, cudaMemcpyDeviceToHost));
-    memcpy((char *)host + n * es, &count, es);
-    return host;
-}
 
 /* Open PREFIX.SUFFIX for writing; a result that cannot be written ends the run. */
 static FILE *open_result(const char *prefix, const char *suffix, const char *mode, char *path,
@@ -618,14 +382,14 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         alarm(0);
         return 0;
     }
-    copies[0] = copy_back_output(j, o->n, o->dtype, data_words);
+    copies[0] = copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
     trace_step("output copied back");
     int ncopies = 1;
     /* The first output stays on the device too, to hold the last against
      * (not with --exact: a compaction's unwritten tail would be read). */
     size_t dev_words = data_words + device_guard();
     void *first = NULL;
-    if (reps > 0 && !exact_buffers) {
+    if (reps > 0 && !buffers_are_exact()) {
         CUDA_CHECK(cudaMalloc(&first, dev_words * 4));
         CUDA_CHECK(cudaMemcpy(first, j->problem.out, dev_words * 4, cudaMemcpyDeviceToDevice));
     }
@@ -639,7 +403,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         trace_step("timed launches");
         r->repeat_identical = first && device_same(first, j->problem.out, dev_words);
         if (!r->repeat_identical) {
-            copies[1] = copy_back_output(j, o->n, o->dtype, data_words);
+            copies[1] = copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
             ncopies = 2;
             r->repeat_identical = memcmp(copies[0], copies[1], data_words * 4) == 0;
         }
@@ -664,7 +428,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         watch("verifying repeated launches");
         run_once(j);
         CUDA_CHECK(cudaDeviceSynchronize());
-        void *again = copy_back_output(j, o->n, o->dtype, data_words);
+        void *again = copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
         check_result cr;
         int bad;
         if (o->dtype != DT_FLOAT32) {
@@ -711,7 +475,7 @@ static int run_case(const cli_opts *o, void *prog)
     if (!v)
         return EXIT_USAGE;
     timeout_s = o->timeout_s;
-    exact_buffers = o->exact;
+    buffers_exact(o->exact);
 #ifdef __CUEMU__
     if (emu_refused(o, (const char *)prog))
         return EXIT_USAGE;
@@ -745,7 +509,7 @@ static int run_case(const cli_opts *o, void *prog)
     job j;
     j.variant = v;
     trace_step("since the last step (device opened, or the case before)");
-    device_buffers(o, v->kind, out_data_words, in_host, &j);
+    buffers_make(o, v->kind, out_data_words, in_host, (void **)&j.problem.in, &j.problem.out);
     trace_step("input and buffers");
     j.problem.n = o->n;
     j.problem.dtype = o->dtype;
@@ -758,7 +522,7 @@ static int run_case(const cli_opts *o, void *prog)
 
     check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
                        tol_depth(v->tol, o->n), o->order, o->tuple, o->pred};
-    void *copies[2];
+    void *copies[2] = {NULL, NULL};
     int ncopies = measure(o, &j, in_host, &spec, &r, copies);
 
     /* The harness's own check, for a person at the terminal.  A graded run

@@ -1,0 +1,528 @@
+/*
+ * cuemu_device.h - the device side of the emulator's CUDA: the built-in
+ * index variables, barriers, warp operations (shuffles, votes, matches,
+ * reductions), atomics, fences and the launch machinery that .cu files
+ * reach through emu-nvcc's source pass.  Included by cuda_runtime.h only,
+ * after the runtime API it builds on; split from it to keep each header
+ * readable on its own.
+ */
+#ifndef CUEMU_DEVICE_H
+#define CUEMU_DEVICE_H
+
+/* ---- device built-ins ------------------------------------------------- */
+#ifdef __cplusplus
+/* The index variables of the CUDA thread running on this OS thread; the
+ * block scheduler sets them before each switch to a thread's fiber. */
+extern __thread uint3 threadIdx;
+extern __thread uint3 blockIdx;
+extern __thread dim3 blockDim;
+extern __thread dim3 gridDim;
+static const int warpSize = 32;
+
+namespace cuemu {
+extern __thread char *dyn_smem_base;
+static inline void *dyn_shared() { return dyn_smem_base; }
+static inline char *&dyn_shared_ref() { return dyn_smem_base; }
+
+/* Which barrier a thread waits at. */
+enum BarrierKind { BAR_PLAIN, BAR_COUNT, BAR_AND, BAR_OR };
+/* Which warp operation a lane waits in.  The four shuffles come first:
+ * lanes in different shuffles of one warp still exchange (warp_op). */
+enum WarpOp {
+    WARP_SHFL_IDX, WARP_SHFL_UP, WARP_SHFL_DOWN, WARP_SHFL_XOR, /* shuffles */
+    WARP_VOTE,       /* __ballot_sync, __any_sync, __all_sync */
+    WARP_MATCH_ANY,  /* __match_any_sync: lanes holding the same value */
+    WARP_MATCH_ALL,  /* __match_all_sync: mask if all hold one value (bit 32: pred) */
+    WARP_REDUCE,     /* __reduce_*_sync: arg is a ReduceOp */
+    WARP_SYNC,       /* __syncwarp */
+    WARP_ACTIVEMASK, /* __activemask (active_mask, not warp_op) */
+    WARP_OP_KINDS
+};
+static inline bool is_shuffle(int kind) { return kind <= WARP_SHFL_XOR; }
+/* The operation of a WARP_REDUCE (__reduce_*_sync), on 32-bit values. */
+enum ReduceOp { RED_ADD, RED_MIN_S, RED_MAX_S, RED_MIN_U, RED_MAX_U, RED_AND, RED_OR, RED_XOR };
+/* Scope of a memory fence (src/memory.cpp). */
+enum FenceScope { FENCE_BLOCK, FENCE_DEVICE };
+
+/* Block barrier.  Returns the number of threads whose predicate was
+ * non-zero. */
+int block_sync(BarrierKind kind, int pred, const char *file, int line);
+/* Warp exchange: every lane of mask contributes value and receives the
+ * value of the lane its (kind, arg, width) names, or the ballot. */
+unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value, int arg,
+                           int width, const char *file, int line);
+/* __threadfence*(): under CUEMU_MEMORY=weak it publishes held-back stores. */
+void thread_fence(int scope);
+unsigned active_mask(const char *file, int line);
+void soft_yield();
+[[noreturn]] void trap(const char *what, const char *file, int line);
+
+struct LaunchConfig {
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+    bool cooperative = false; /* cudaLaunchCooperativeKernel: grid.sync() allowed */
+    LaunchConfig(dim3 g, dim3 b, size_t s = 0, cudaStream_t st = 0)
+        : grid(g), block(b), shmem(s), stream(st) {}
+};
+/* Runs a grid: fn(ctx) once per CUDA thread, in fibers.  Returns
+ * cudaSuccess or the launch-configuration error. */
+cudaError_t launch_grid(const char *name, const char *file, int line, const LaunchConfig &cfg,
+                        void (*fn)(void *), void *ctx);
+
+template <class B> static void call_body(void *p) { (*(B *)p)(); }
+
+/* k<<<cfg>>>(args) becomes launch_kernel(..., cfg, [&](auto&... a){ k(a...); }, args).
+ * The arguments are evaluated once, on the host, and each CUDA thread
+ * receives its own copy of the parameters, as on a GPU. */
+template <class F, class... A>
+void launch_kernel(const char *name, const char *file, int line, const LaunchConfig &cfg,
+                   F &&kernel, A &&...args)
+{
+    std::tuple<std::decay_t<A>...> params(std::forward<A>(args)...);
+    auto body = [&]() { std::apply(kernel, params); };
+    launch_grid(name, file, line, cfg, &call_body<decltype(body)>, &body);
+}
+
+/* cudaLaunchKernel(k, grid, block, args, shmem, stream) and the cooperative
+ * form: the source pass passes the kernel itself (its casts to void *
+ * removed), so that the parameters can be read from args by their types. */
+template <class... P, size_t... I>
+static inline auto params_from(void **args, std::index_sequence<I...>)
+{
+    return std::tuple<std::decay_t<P>...>(*(std::decay_t<P> *)args[I]...);
+}
+template <class... P>
+cudaError_t launch_by_args(bool cooperative, const char *name, const char *file, int line,
+                           void (*kernel)(P...), dim3 grid, dim3 block, void **args,
+                           size_t shmem = 0, cudaStream_t stream = 0)
+{
+    auto params = params_from<P...>(args, std::index_sequence_for<P...>());
+    auto body = [&]() { std::apply(kernel, params); };
+    LaunchConfig cfg(grid, block, shmem, stream);
+    cfg.cooperative = cooperative;
+    cudaError_t e = launch_grid(name, file, line, cfg, &call_body<decltype(body)>, &body);
+    return e;
+}
+template <class K, class... R, class = std::enable_if_t<!std::is_function<K>::value>>
+cudaError_t launch_by_args(bool, const char *, const char *, int, K *, R...)
+{
+    static_assert(sizeof(K) == 0, "cuemu: cudaLaunchKernel and cudaLaunchCooperativeKernel need the "
+                                  "kernel itself as first argument (e.g. (void *)kernel), not a "
+                                  "pointer held in a variable");
+    return cudaErrorInvalidDeviceFunction;
+}
+
+template <class T> static inline unsigned long long to_bits(T v)
+{
+    static_assert(sizeof(T) <= 8, "cuemu: shuffles of types wider than 8 bytes");
+    unsigned long long b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+template <class T> static inline T from_bits(unsigned long long b)
+{
+    T v;
+    std::memcpy(&v, &b, sizeof(T));
+    return v;
+}
+} // namespace cuemu
+
+/* Barriers and warp operations take the call site as hidden default
+ * arguments so that diagnostics can say which barrier a thread waits at. */
+static inline void __syncthreads(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    cuemu::block_sync(cuemu::BAR_PLAIN, 0, file, line);
+}
+static inline int __syncthreads_count(int pred, const char *file = __builtin_FILE(),
+                                      int line = __builtin_LINE())
+{
+    return cuemu::block_sync(cuemu::BAR_COUNT, pred, file, line);
+}
+static inline int __syncthreads_and(int pred, const char *file = __builtin_FILE(),
+                                    int line = __builtin_LINE())
+{
+    return cuemu::block_sync(cuemu::BAR_AND, pred, file, line);
+}
+static inline int __syncthreads_or(int pred, const char *file = __builtin_FILE(),
+                                   int line = __builtin_LINE())
+{
+    return cuemu::block_sync(cuemu::BAR_OR, pred, file, line);
+}
+static inline void __syncwarp(unsigned mask = 0xffffffffu, const char *file = __builtin_FILE(),
+                              int line = __builtin_LINE())
+{
+    cuemu::warp_op(cuemu::WARP_SYNC, mask, 0, 0, 32, file, line);
+}
+template <class T>
+static inline T __shfl_sync(unsigned mask, T var, int src, int width = 32,
+                            const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(cuemu::warp_op(cuemu::WARP_SHFL_IDX, mask, cuemu::to_bits(var), src, width, file, line));
+}
+template <class T>
+static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                               const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(
+        cuemu::warp_op(cuemu::WARP_SHFL_UP, mask, cuemu::to_bits(var), (int)delta, width, file, line));
+}
+template <class T>
+static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                                 const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(
+        cuemu::warp_op(cuemu::WARP_SHFL_DOWN, mask, cuemu::to_bits(var), (int)delta, width, file, line));
+}
+template <class T>
+static inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
+                                const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::from_bits<T>(
+        cuemu::warp_op(cuemu::WARP_SHFL_XOR, mask, cuemu::to_bits(var), lane_mask, width, file, line));
+}
+static inline unsigned __ballot_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
+                                     int line = __builtin_LINE())
+{
+    return (unsigned)cuemu::warp_op(cuemu::WARP_VOTE, mask, pred != 0, 0, 32, file, line);
+}
+static inline int __any_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
+                             int line = __builtin_LINE())
+{
+    return cuemu::warp_op(cuemu::WARP_VOTE, mask, pred != 0, 0, 32, file, line) != 0;
+}
+static inline int __all_sync(unsigned mask, int pred, const char *file = __builtin_FILE(),
+                             int line = __builtin_LINE())
+{
+    /* all(pred) == !any(!pred) over the participating lanes */
+    return cuemu::warp_op(cuemu::WARP_VOTE, mask, pred == 0, 0, 32, file, line) == 0;
+}
+/* __match_*_sync compare the bits of values of 4 or 8 bytes. */
+template <class T>
+static inline unsigned __match_any_sync(unsigned mask, T value, const char *file = __builtin_FILE(),
+                                        int line = __builtin_LINE())
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync takes a 32- or 64-bit value");
+    return (unsigned)cuemu::warp_op(cuemu::WARP_MATCH_ANY, mask, cuemu::to_bits(value), 0, 32, file, line);
+}
+template <class T>
+static inline unsigned __match_all_sync(unsigned mask, T value, int *pred, const char *file = __builtin_FILE(),
+                                        int line = __builtin_LINE())
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync takes a 32- or 64-bit value");
+    unsigned long long r = cuemu::warp_op(cuemu::WARP_MATCH_ALL, mask, cuemu::to_bits(value), 0, 32, file, line);
+    *pred = (int)(r >> 32);
+    return (unsigned)r;
+}
+/* __reduce_*_sync (sm_80): every lane of the mask receives the result. */
+#define CUEMU_WARP_REDUCE(name, T, op)                                                     \
+    static inline T name(unsigned mask, T value, const char *file = __builtin_FILE(),       \
+                         int line = __builtin_LINE())                                       \
+    {                                                                                      \
+        return (T)(unsigned)cuemu::warp_op(cuemu::WARP_REDUCE, mask, (unsigned)value, cuemu::op, 32, file, line); \
+    }
+CUEMU_WARP_REDUCE(__reduce_add_sync, unsigned, RED_ADD)
+CUEMU_WARP_REDUCE(__reduce_add_sync, int, RED_ADD)
+CUEMU_WARP_REDUCE(__reduce_min_sync, unsigned, RED_MIN_U)
+CUEMU_WARP_REDUCE(__reduce_min_sync, int, RED_MIN_S)
+CUEMU_WARP_REDUCE(__reduce_max_sync, unsigned, RED_MAX_U)
+CUEMU_WARP_REDUCE(__reduce_max_sync, int, RED_MAX_S)
+CUEMU_WARP_REDUCE(__reduce_and_sync, unsigned, RED_AND)
+CUEMU_WARP_REDUCE(__reduce_or_sync, unsigned, RED_OR)
+CUEMU_WARP_REDUCE(__reduce_xor_sync, unsigned, RED_XOR)
+static inline unsigned __activemask(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    return cuemu::active_mask(file, line);
+}
+
+/* Memory fences: blocks on different OS threads really run concurrently;
+ * under CUEMU_MEMORY=weak a device or system fence also publishes the
+ * stores the block's worker holds back, a block fence does not. */
+static inline void __threadfence() { cuemu::thread_fence(cuemu::FENCE_DEVICE); }
+static inline void __threadfence_block() { cuemu::thread_fence(cuemu::FENCE_BLOCK); }
+static inline void __threadfence_system() { cuemu::thread_fence(cuemu::FENCE_DEVICE); }
+/* A sleeping thread lets the other threads of its block run (see README). */
+static inline void __nanosleep(unsigned ns) { (void)ns; cuemu::soft_yield(); }
+static inline long long clock64()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return (long long)(((unsigned long long)hi << 32) | lo);
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+#endif
+}
+static inline void __trap(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{
+    cuemu::trap("__trap()", file, line);
+}
+static inline void __brkpt() {}
+
+template <class T> static inline T __ldg(const T *p) { return *p; }
+template <class T> static inline T __ldcg(const T *p) { return *p; }
+template <class T> static inline T __ldca(const T *p) { return *p; }
+template <class T> static inline T __ldcs(const T *p) { return *p; }
+template <class T> static inline T __ldlu(const T *p) { return *p; }
+template <class T> static inline T __ldcv(const T *p) { return *(const volatile T *)p; }
+template <class T> static inline void __stcg(T *p, T v) { *p = v; }
+template <class T> static inline void __stcs(T *p, T v) { *p = v; }
+template <class T> static inline void __stwt(T *p, T v) { *p = v; }
+
+/* ---- integer and bit intrinsics -------------------------------------- */
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned __brev(unsigned x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x);
+}
+static inline unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int i = 0; i < 4; i++)
+        r |= (unsigned)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+}
+/* Funnel shifts: the 64-bit value hi:lo shifted, its upper (left) or
+ * lower (right) 32 bits kept; shift amounts wrap (the plain forms) or
+ * clamp at 32 (the c forms). */
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)(((((unsigned long long)hi << 32) | lo) << (s & 31)) >> 32);
+}
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32 ? lo : (unsigned)(((((unsigned long long)hi << 32) | lo) << s) >> 32);
+}
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)((((unsigned long long)hi << 32) | lo) >> (s & 31));
+}
+static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32 ? hi : (unsigned)((((unsigned long long)hi << 32) | lo) >> s);
+}
+/* __fns(mask, base, offset): the lane of the offset-th set bit counting
+ * from base (upward for offset > 0, downward for offset < 0), or ~0. */
+static inline unsigned __fns(unsigned mask, unsigned base, int offset)
+{
+    if (offset == 0)
+        return ~0u;
+    int step = offset > 0 ? 1 : -1, need = offset > 0 ? offset : -offset;
+    for (int l = (int)base; l >= 0 && l < 32; l += step)
+        if ((mask >> l & 1) && --need == 0)
+            return (unsigned)l;
+    return ~0u;
+}
+static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+static inline unsigned __uhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b) >> 1); }
+static inline unsigned __urhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b + 1) >> 1); }
+static inline int __dp4a(int a, int b, int c)
+{
+    for (int i = 0; i < 4; i++)
+        c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
+    return c;
+}
+static inline unsigned __dp4a(unsigned a, unsigned b, unsigned c)
+{
+    for (int i = 0; i < 4; i++)
+        c += ((a >> (8 * i)) & 0xff) * ((b >> (8 * i)) & 0xff);
+    return c;
+}
+static inline int __mul24(int a, int b) { return (int)((long long)((a << 8) >> 8) * ((b << 8) >> 8)); }
+static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffff) * (b & 0xffffff); }
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned __umulhi(unsigned a, unsigned b)
+{
+    return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+static inline unsigned __sad(int a, int b, unsigned c) { return c + (unsigned)(a > b ? a - b : b - a); }
+static inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return c + (a > b ? a - b : b - a); }
+
+/* ---- float reinterpretation and fast math ---------------------------- */
+static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+static inline unsigned __float_as_uint(float f) { unsigned i; memcpy(&i, &f, 4); return i; }
+static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline float __uint_as_float(unsigned i) { float f; memcpy(&f, &i, 4); return f; }
+static inline long long __double_as_longlong(double d) { long long i; memcpy(&i, &d, 8); return i; }
+static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
+static inline int __double2hiint(double d) { return (int)(__double_as_longlong(d) >> 32); }
+static inline int __double2loint(double d) { return (int)__double_as_longlong(d); }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+/* __expf, __logf, __sinf, __cosf, __powf ... come from glibc (same names). */
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+static inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
+static inline int __float2int_rz(float x) { return (int)x; }
+static inline int __float2int_rd(float x) { return (int)floorf(x); }
+static inline int __float2int_ru(float x) { return (int)ceilf(x); }
+static inline unsigned __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
+static inline float __int2float_rn(int x) { return (float)x; }
+static inline float __uint2float_rn(unsigned x) { return (float)x; }
+static inline float __ll2float_rn(long long x) { return (float)x; }
+static inline double __int2double_rn(int x) { return (double)x; }
+
+/* min and max as CUDA declares them: exact overloads, plus a fallback for
+ * mixed argument types that uses the usual arithmetic conversions. */
+#define CUEMU_MINMAX(T)                                                                    \
+    static inline T min(T a, T b) { return a < b ? a : b; }                                \
+    static inline T max(T a, T b) { return a > b ? a : b; }
+CUEMU_MINMAX(int)
+CUEMU_MINMAX(unsigned int)
+CUEMU_MINMAX(long)
+CUEMU_MINMAX(unsigned long)
+CUEMU_MINMAX(long long)
+CUEMU_MINMAX(unsigned long long)
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+static inline std::common_type_t<A, B> min(A a, B b)
+{
+    typedef std::common_type_t<A, B> C;
+    return (C)a < (C)b ? (C)a : (C)b;
+}
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+static inline std::common_type_t<A, B> max(A a, B b)
+{
+    typedef std::common_type_t<A, B> C;
+    return (C)a > (C)b ? (C)a : (C)b;
+}
+
+/* ---- atomics -----------------------------------------------------------
+ * Blocks run concurrently on OS threads, so these are real CPU atomics.
+ * They are relaxed, as CUDA's are: on x86-64 the instruction is the same,
+ * but under CUEMU_MEMORY=weak a relaxed atomic does not publish the
+ * block's earlier stores (only a fence does; src/memory.cpp). */
+#define CUEMU_ATOMIC_INT(T)                                                                \
+    static inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicSub(T *a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_RELAXED); }  \
+    static inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED); } \
+    static inline T atomicCAS(T *a, T cmp, T v)                                            \
+    {                                                                                      \
+        __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);  \
+        return cmp;                                                                        \
+    }                                                                                      \
+    static inline T atomicMin(T *a, T v)                                                   \
+    {                                                                                      \
+        T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                      \
+        while (v < old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED,   \
+                                                       __ATOMIC_RELAXED)) {}               \
+        return old;                                                                        \
+    }                                                                                      \
+    static inline T atomicMax(T *a, T v)                                                   \
+    {                                                                                      \
+        T old = __atomic_load_n(a, __ATOMIC_RELAXED);                                      \
+        while (v > old && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED,   \
+                                                       __ATOMIC_RELAXED)) {}               \
+        return old;                                                                        \
+    }
+CUEMU_ATOMIC_INT(int)
+CUEMU_ATOMIC_INT(unsigned int)
+CUEMU_ATOMIC_INT(unsigned long long)
+CUEMU_ATOMIC_INT(long long)
+
+/* Floating-point atomics: a compare-and-swap loop on the bit pattern. */
+#define CUEMU_ATOMIC_FP(T, I)                                                              \
+    template <class F> static inline T cuemu_atomic_fp_##T(T *a, F f)                      \
+    {                                                                                      \
+        I *w = (I *)a;                                                                     \
+        I old = __atomic_load_n(w, __ATOMIC_RELAXED), next;                                \
+        do {                                                                               \
+            T o, n;                                                                        \
+            memcpy(&o, &old, sizeof o);                                                    \
+            n = f(o);                                                                      \
+            memcpy(&next, &n, sizeof n);                                                   \
+        } while (!__atomic_compare_exchange_n(w, &old, next, true, __ATOMIC_RELAXED,         \
+                                              __ATOMIC_RELAXED));                          \
+        T r;                                                                               \
+        memcpy(&r, &old, sizeof r);                                                        \
+        return r;                                                                          \
+    }                                                                                      \
+    static inline T atomicAdd(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return o + v; }); } \
+    static inline T atomicSub(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return o - v; }); } \
+    static inline T atomicMin(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return v < o ? v : o; }); } \
+    static inline T atomicMax(T *a, T v) { return cuemu_atomic_fp_##T(a, [v](T o) { return v > o ? v : o; }); } \
+    static inline T atomicExch(T *a, T v)                                                  \
+    {                                                                                      \
+        I b, r;                                                                            \
+        memcpy(&b, &v, sizeof b);                                                          \
+        r = __atomic_exchange_n((I *)a, b, __ATOMIC_RELAXED);                              \
+        T o;                                                                               \
+        memcpy(&o, &r, sizeof o);                                                          \
+        return o;                                                                          \
+    }
+CUEMU_ATOMIC_FP(float, unsigned int)
+CUEMU_ATOMIC_FP(double, unsigned long long)
+
+static inline unsigned atomicInc(unsigned *a, unsigned limit)
+{
+    unsigned old = __atomic_load_n(a, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(a, &old, old >= limit ? 0u : old + 1u, true,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
+}
+static inline unsigned atomicDec(unsigned *a, unsigned limit)
+{
+    unsigned old = __atomic_load_n(a, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(a, &old, (old == 0 || old > limit) ? limit : old - 1u,
+                                        true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
+}
+static inline unsigned short atomicCAS(unsigned short *a, unsigned short cmp, unsigned short v)
+{
+    __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return cmp;
+}
+/* Scoped variants: every scope is the whole machine here. */
+#define CUEMU_SCOPED(name)                                                                 \
+    template <class... A> static inline auto name##_block(A... a) { return name(a...); }   \
+    template <class... A> static inline auto name##_system(A... a) { return name(a...); }
+CUEMU_SCOPED(atomicAdd)
+CUEMU_SCOPED(atomicSub)
+CUEMU_SCOPED(atomicExch)
+CUEMU_SCOPED(atomicMin)
+CUEMU_SCOPED(atomicMax)
+CUEMU_SCOPED(atomicCAS)
+CUEMU_SCOPED(atomicAnd)
+CUEMU_SCOPED(atomicOr)
+CUEMU_SCOPED(atomicXor)
+CUEMU_SCOPED(atomicInc)
+CUEMU_SCOPED(atomicDec)
+#endif /* __cplusplus */
+
+#endif /* CUEMU_DEVICE_H */
