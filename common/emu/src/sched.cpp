@@ -12,6 +12,7 @@
  * fibers run on it, static __shared__ variables can be thread-local storage.
  */
 #include "internal.h"
+#include "fiber.h"
 
 #if !defined(__x86_64__)
 #include <boost/context/detail/fcontext.hpp>
@@ -70,9 +71,7 @@ cuemu_fiber_start:
     ud2
     .size cuemu_fiber_start, .-cuemu_fiber_start
 )");
-typedef void *fcontext_t;
 #else
-using boost::context::detail::fcontext_t;
 using boost::context::detail::jump_fcontext;
 using boost::context::detail::make_fcontext;
 using boost::context::detail::transfer_t;
@@ -88,72 +87,22 @@ namespace cuemu {
 __thread char *dyn_smem_base;
 void fiber_main_entry();
 
-namespace {
-
-enum FiberState : unsigned char { RUNNABLE, AT_BARRIER, AT_WARP, AT_ACTIVEMASK, EXITED };
-
-struct Fiber {
-    fcontext_t ctx;
-    uint3 tid;
-    unsigned linear;
-    FiberState state;
-    bool soft; /* last yield came from __nanosleep */
-    int kind;  /* barrier kind or warp-op kind it waits in */
-    const char *file;
-    int line;
-    unsigned mask;              /* warp op: the mask it passed */
-    int src;                    /* warp op: lane it reads from */
-    unsigned long long value;   /* warp op: what it contributes */
-    unsigned long long result;  /* warp op: what it receives */
-};
-
-struct Grid {
-    const char *name, *file;
-    int line;
-    dim3 grid, block;
-    size_t shmem;
-    void (*fn)(void *);
-    void *ctx;
-    unsigned long long total;
-    std::vector<unsigned> order; /* random dispatch order (small grids) */
-    unsigned long long mul, add; /* random dispatch order (huge grids) */
-    std::atomic<unsigned long long> next{0};
-    std::atomic<unsigned long long> done{0};
-    bool cooperative = false;                     /* cudaLaunchCooperativeKernel */
-    std::atomic<unsigned long long> sync_count{0}; /* blocks waiting at grid.sync() */
-    std::atomic<unsigned long long> sync_gen{0};   /* grid.sync() openings so far */
-};
-
-struct Worker {
-    int id = 0;
-    fcontext_t sched = nullptr;
-    std::vector<Fiber> fibers;
-    std::vector<char *> stacks; /* base (guard page) of each stack */
-    std::vector<unsigned> perm;
-    unsigned warp_arrived[32] = {};
-    bool warp_mixed[32] = {}; /* waiting lanes of the warp are in different operations */
-    char *smem_region = nullptr; /* dynamic shared memory + guard page */
-    size_t smem_cap = 0;
-    Grid *grid = nullptr;
-    unsigned n = 0; /* threads in the current block */
-    int nrunnable = 0, nexited = 0, nbarrier = 0, nwarp = 0, nactivemask = 0;
-    int bar_count = 0, bar_result = 0;
-    std::atomic<bool> busy{false};
-    uint3 block{0, 0, 0};
-    unsigned long long pass = 0;
-    unsigned k = 0;           /* position in the current pass */
-    unsigned warp_first = 0;  /* warp-serial: position where the current warp's lanes start */
-    bool warp_moved = false;  /* warp-serial: a lane of it got further in this sweep */
-    int ran = 0, ran_soft = 0; /* fibers run in this pass, and how many only slept */
-    Fiber *volatile cur = nullptr;
-};
-
+namespace detail {
 __thread Worker *tl_worker;
 __thread Fiber *tl_fiber;
+std::atomic<unsigned long long> g_progress{0};
 
-Settings g_settings;
-char g_settings_text[160];
-std::once_flag g_settings_once;
+size_t page_size()
+{
+    static const size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+    return ps;
+}
+} // namespace detail
+using namespace detail;
+
+namespace {
+
+
 
 /* Never destroyed: workers still wait on them while the process exits. */
 std::mutex &g_mu = *new std::mutex;
@@ -163,103 +112,8 @@ std::vector<Worker *> g_workers;
 Grid *g_grid = nullptr;
 unsigned long long g_gen = 0;
 int g_active = 0;
-std::atomic<unsigned long long> g_progress{0};
 size_t g_max_dyn_smem = 48 * 1024;
 const size_t SMEM_REGION = 228 * 1024; /* the most a Hopper block may opt in to */
-
-size_t page_size()
-{
-    static const size_t ps = (size_t)sysconf(_SC_PAGESIZE);
-    return ps;
-}
-
-/* CUEMU_MEMORY=strong (default) | weak | weak:SEED (memory.cpp).  Without a
- * seed one is picked and printed with any diagnostic, as for the schedule. */
-void load_memory_setting(Settings &s)
-{
-    s.weak_memory = false;
-    s.memory_seed = 0;
-    const char *e = getenv("CUEMU_MEMORY");
-    if (!e || !*e || !strcmp(e, "strong"))
-        return;
-    if (strncmp(e, "weak", 4) || (e[4] != 0 && e[4] != ':')) {
-        fprintf(stderr, "cuemu: CUEMU_MEMORY='%s' not understood (strong | weak | weak:SEED); "
-                        "using strong\n", e);
-        return;
-    }
-    s.weak_memory = true;
-    if (e[4] == ':')
-        s.memory_seed = strtoull(e + 5, nullptr, 0);
-    else
-        s.memory_seed = (unsigned long long)std::chrono::steady_clock::now()
-                            .time_since_epoch().count() ^ ((unsigned long long)getpid() << 20);
-    g_weak_memory = true;
-}
-
-void load_settings()
-{
-    Settings &s = g_settings;
-    s.schedule = SCHED_INORDER;
-    s.warp_serial = false;
-    s.seed = 0;
-    const char *e = getenv("CUEMU_SCHEDULE");
-    const char *sched_name = "inorder";
-    if (e && *e) {
-        if (!strcmp(e, "inorder")) {
-        } else if (!strcmp(e, "reverse")) {
-            s.schedule = SCHED_REVERSE;
-            sched_name = "reverse";
-        } else if (!strcmp(e, "warps")) {
-            s.warp_serial = true;
-            sched_name = "warps";
-        } else if (!strcmp(e, "warps-reverse")) {
-            s.schedule = SCHED_REVERSE;
-            s.warp_serial = true;
-            sched_name = "warps-reverse";
-        } else if (!strncmp(e, "random", 6) && (e[6] == 0 || e[6] == ':')) {
-            s.schedule = SCHED_RANDOM;
-            sched_name = "random";
-            if (e[6] == ':')
-                s.seed = strtoull(e + 7, nullptr, 0);
-            else
-                s.seed = (unsigned long long)std::chrono::steady_clock::now()
-                             .time_since_epoch().count() ^ ((unsigned long long)getpid() << 32);
-        } else {
-            fprintf(stderr, "cuemu: CUEMU_SCHEDULE='%s' not understood "
-                            "(inorder | reverse | random[:SEED] | warps | warps-reverse); "
-                            "using inorder\n", e);
-        }
-    }
-    s.threads = 0;
-    if ((e = getenv("CUEMU_THREADS")) && *e)
-        s.threads = atoi(e);
-    if (s.threads <= 0) {
-        cpu_set_t set;
-        s.threads = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-        if (s.threads <= 0)
-            s.threads = 1;
-    }
-    if (s.threads > 256)
-        s.threads = 256;
-    s.timeout = 30;
-    if ((e = getenv("CUEMU_TIMEOUT")) && *e && atof(e) > 0)
-        s.timeout = atof(e);
-    size_t kib = 64;
-    if ((e = getenv("CUEMU_STACK_KB")) && *e && atoi(e) >= 16)
-        kib = (size_t)atoi(e);
-    s.stack_bytes = kib * 1024;
-    load_memory_setting(s);
-    int len;
-    if (s.schedule == SCHED_RANDOM)
-        len = snprintf(g_settings_text, sizeof g_settings_text,
-                       "CUEMU_SCHEDULE=random:%llu CUEMU_THREADS=%d", s.seed, s.threads);
-    else
-        len = snprintf(g_settings_text, sizeof g_settings_text,
-                       "CUEMU_SCHEDULE=%s CUEMU_THREADS=%d", sched_name, s.threads);
-    if (s.weak_memory)
-        snprintf(g_settings_text + len, sizeof g_settings_text - len, " CUEMU_MEMORY=weak:%llu",
-                 s.memory_seed);
-}
 
 unsigned long long mix(unsigned long long x)
 {
@@ -279,14 +133,6 @@ const char *kind_name(bool warp, int kind)
         "__ballot/any/all_sync()", "__match_any_sync()", "__match_all_sync()",
         "__reduce_*_sync()", "__syncwarp()", "__activemask()"};
     return warp ? wop[kind] : bar[kind];
-}
-
-/* Can a lane waiting in o meet a lane arriving with (kind, mask, arg)?
- * Shuffles of any direction exchange with each other, as on a GPU. */
-inline bool compatible(const Fiber *o, WarpOp kind, unsigned mask, int arg)
-{
-    return o->mask == mask && ((is_shuffle(o->kind) && is_shuffle(kind)) ||
-                               (o->kind == kind && (kind != WARP_REDUCE || o->src == arg)));
 }
 
 /* ---- fibers ------------------------------------------------------------ */
@@ -443,123 +289,6 @@ char *stack_for(Worker *w, unsigned i)
         w->stacks.push_back((char *)p);
     }
     return w->stacks[i];
-}
-
-[[noreturn]] void fail_block(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void fail_block(Worker *w, const char *fmt, ...)
-{
-    (void)w;
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    tl_fiber = nullptr; /* the message names threads itself */
-    diag_exit("%s", msg);
-}
-
-/* No fiber of the block can run: either every live thread waits at the same
- * barrier (release it), or the block is stuck, which is always a bug. */
-void resolve_stall(Worker *w)
-{
-    Fiber *fs = w->fibers.data();
-    if (w->nwarp > 0) {
-        for (unsigned i = 0; i < w->n; i++) {
-            Fiber &f = fs[i];
-            if (f.state != AT_WARP)
-                continue;
-            unsigned base = i & ~31u;
-            for (unsigned l = 0; l < 32 && base + l < w->n; l++) {
-                Fiber &g = fs[base + l];
-                if (!(f.mask & (1u << l)) ||
-                    (g.state == AT_WARP && compatible(&g, (WarpOp)f.kind, f.mask, f.src)))
-                    continue;
-                if (g.state == EXITED)
-                    fail_block(w, "divergent warp operation: in warp %u, thread (%u,%u,%u) "
-                                  "waits at %s (%s:%d) with mask 0x%08x, but lane %u, thread "
-                                  "(%u,%u,%u), named in the mask, has exited",
-                               i >> 5, f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file,
-                               f.line, f.mask, l, g.tid.x, g.tid.y, g.tid.z);
-                fail_block(w, "divergent warp operation: in warp %u, thread (%u,%u,%u) waits at "
-                              "%s (%s:%d) with mask 0x%08x, but lane %u, thread (%u,%u,%u), "
-                              "named in the mask, waits at %s (%s:%d)",
-                           i >> 5, f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file,
-                           f.line, f.mask, l, g.tid.x, g.tid.y, g.tid.z,
-                           kind_name(g.state == AT_WARP || g.state == AT_ACTIVEMASK, g.kind), g.file, g.line);
-            }
-            fail_block(w, "warp operation never completed: thread (%u,%u,%u) at %s (%s:%d)",
-                       f.tid.x, f.tid.y, f.tid.z, kind_name(true, f.kind), f.file, f.line);
-        }
-    }
-    Fiber *first = nullptr;
-    for (unsigned i = 0; i < w->n; i++) {
-        Fiber &f = fs[i];
-        if (f.state != AT_BARRIER)
-            continue;
-        if (!first) {
-            first = &f;
-        } else if (f.file != first->file || f.line != first->line) {
-            if (strcmp(f.file, first->file) || f.line != first->line)
-                fail_block(w, "divergent barrier: thread (%u,%u,%u) waits at %s (%s:%d) while "
-                              "thread (%u,%u,%u) waits at %s (%s:%d)",
-                           first->tid.x, first->tid.y, first->tid.z,
-                           kind_name(false, first->kind), first->file, first->line, f.tid.x,
-                           f.tid.y, f.tid.z, kind_name(false, f.kind), f.file, f.line);
-        }
-    }
-    if (w->nexited > 0) {
-        Fiber *gone = nullptr;
-        for (unsigned i = 0; i < w->n && !gone; i++)
-            if (fs[i].state == EXITED)
-                gone = &fs[i];
-        fail_block(w, "divergent barrier: thread (%u,%u,%u) waits at %s (%s:%d), but thread "
-                      "(%u,%u,%u) has already exited (%d of %u threads exited; every thread "
-                      "of a block must reach each __syncthreads())",
-                   first->tid.x, first->tid.y, first->tid.z, kind_name(false, first->kind),
-                   first->file, first->line, gone->tid.x, gone->tid.y, gone->tid.z, w->nexited,
-                   w->n);
-    }
-    w->bar_result = w->bar_count;
-    w->bar_count = 0;
-    for (unsigned i = 0; i < w->n; i++)
-        fs[i].state = RUNNABLE;
-    w->nrunnable = (int)w->n;
-    w->nbarrier = 0;
-    g_progress.fetch_add(1, std::memory_order_relaxed);
-}
-
-/* __activemask(): a lane waits until no lane of its warp can run any more;
- * then the lanes waiting at the same __activemask() call are the converged,
- * active group, and each of them receives that group as its mask. */
-void release_activemask(Worker *w)
-{
-    Fiber *fs = w->fibers.data();
-    for (unsigned base = 0; base < w->n; base += 32) {
-        unsigned end = std::min(w->n, base + 32);
-        bool waiting = false, runnable = false;
-        for (unsigned i = base; i < end; i++) {
-            waiting |= fs[i].state == AT_ACTIVEMASK;
-            runnable |= fs[i].state == RUNNABLE;
-        }
-        if (!waiting || runnable)
-            continue;
-        for (unsigned i = base; i < end; i++) {
-            if (fs[i].state != AT_ACTIVEMASK)
-                continue;
-            unsigned m = 0;
-            for (unsigned j = base; j < end; j++)
-                if (fs[j].state == AT_ACTIVEMASK && fs[j].line == fs[i].line &&
-                    !strcmp(fs[j].file, fs[i].file))
-                    m |= 1u << (j - base);
-            fs[i].result = m;
-        }
-        for (unsigned i = base; i < end; i++)
-            if (fs[i].state == AT_ACTIVEMASK) {
-                fs[i].state = RUNNABLE;
-                w->nrunnable++;
-                w->nactivemask--;
-            }
-    }
 }
 
 void run_block(Worker *w, Grid *g, unsigned long long b)
@@ -788,80 +517,16 @@ void start_workers()
 
 } // namespace
 
+namespace detail {
+void yield_fiber() { yield_to_block_scheduler(); }
+const char *op_name(bool warp, int kind) { return kind_name(warp, kind); }
+} // namespace detail
+
 /* ---- interface to the rest of the emulator ------------------------------ */
 
-const Settings &settings()
-{
-    std::call_once(g_settings_once, load_settings);
-    return g_settings;
-}
-const char *settings_text()
-{
-    settings();
-    return g_settings_text;
-}
 int worker_count() { return settings().threads; }
 size_t max_dynamic_shared() { return g_max_dyn_smem; }
 void set_max_dynamic_shared(size_t bytes) { g_max_dyn_smem = bytes; }
-
-Where where_now()
-{
-    Where r{};
-    Worker *w = tl_worker;
-    if (w && w->grid) {
-        r.in_kernel = true;
-        r.kernel = w->grid->name;
-        r.file = w->grid->file;
-        r.line = w->grid->line;
-        r.block = w->block;
-        if (tl_fiber)
-            r.thread = tl_fiber->tid;
-        else
-            r.thread = uint3{~0u, ~0u, ~0u};
-    }
-    return r;
-}
-
-bool describe_stack_address(uintptr_t addr, char *buf, size_t len)
-{
-    Worker *w = tl_worker;
-    if (!w)
-        return false;
-    for (char *s : w->stacks)
-        if (addr >= (uintptr_t)s && addr < (uintptr_t)s + page_size()) {
-            snprintf(buf, len, "stack overflow of a device thread (each CUDA thread has a "
-                               "%zu KiB stack here; deep recursion or a large local array? "
-                               "CUEMU_STACK_KB raises it)",
-                     g_settings.stack_bytes / 1024);
-            return true;
-        }
-    return false;
-}
-
-bool on_fiber_stack(uintptr_t addr)
-{
-    Worker *w = tl_worker;
-    Fiber *f = tl_fiber;
-    if (!w || !f || f->linear >= w->stacks.size())
-        return false;
-    return addr - (uintptr_t)w->stacks[f->linear] < page_size() + g_settings.stack_bytes;
-}
-
-bool describe_shared_address(uintptr_t addr, char *buf, size_t len)
-{
-    Worker *w = tl_worker;
-    if (!w || !w->grid || !w->smem_region)
-        return false;
-    uintptr_t end = (uintptr_t)w->smem_region + w->smem_cap;
-    if (addr >= end && addr < end + page_size()) {
-        snprintf(buf, len, "out-of-bounds access to dynamic shared memory: %zu bytes past the "
-                           "end of the %zu bytes given at launch (extern __shared__ array)",
-                 (size_t)(addr - end) + ((w->grid->shmem + 15) & ~(size_t)15) - w->grid->shmem,
-                 w->grid->shmem);
-        return true;
-    }
-    return false;
-}
 
 cudaError_t launch_grid(const char *name, const char *file, int line, const LaunchConfig &cfg,
                         void (*fn)(void *), void *ctx)
@@ -1010,226 +675,6 @@ void grid_sync(const char *file, int line)
         thread_fence(FENCE_DEVICE);
     }
     block_sync(BAR_PLAIN, 0, file, line);
-}
-
-int block_sync(BarrierKind kind, int pred, const char *file, int line)
-{
-    Worker *w = tl_worker;
-    Fiber *f = tl_fiber;
-    if (!w || !f)
-        trap("__syncthreads() outside a kernel", file, line);
-    mem_settle();
-    f->state = AT_BARRIER;
-    f->kind = kind;
-    f->file = file;
-    f->line = line;
-    w->bar_count += pred != 0;
-    w->nrunnable--;
-    w->nbarrier++;
-    yield_to_block_scheduler();
-    int c = w->bar_result;
-    int live = (int)w->n; /* a barrier only opens when no thread has exited */
-    return kind == BAR_AND ? c == live : kind == BAR_OR ? c > 0 : c;
-}
-
-/* The lane a shuffle of this kind reads from (itself when the source is
- * outside its segment of `width` lanes, as on a GPU). */
-static int shuffle_source(WarpOp kind, unsigned lane, int arg, int width)
-{
-    unsigned seg = lane & ~(unsigned)(width - 1);
-    int src = (int)lane;
-    switch (kind) {
-    case WARP_SHFL_IDX: src = (int)(seg + ((unsigned)arg & (unsigned)(width - 1))); break;
-    case WARP_SHFL_UP: src = (lane - seg) >= (unsigned)arg ? (int)lane - arg : (int)lane; break;
-    case WARP_SHFL_DOWN:
-        src = (lane - seg) + (unsigned)arg < (unsigned)width ? (int)lane + arg : (int)lane;
-        break;
-    case WARP_SHFL_XOR:
-        src = (int)(lane ^ (unsigned)arg);
-        if (src >= (int)(seg + width))
-            src = (int)lane;
-        break;
-    default: break;
-    }
-    return src;
-}
-
-/* The result of a __reduce_*_sync over the values of the lanes in `lanes`. */
-static unsigned long long reduce_lanes(const Fiber *fs, unsigned lanes, int op)
-{
-    unsigned r = op == RED_AND ? ~0u : op == RED_MIN_U ? ~0u : op == RED_MIN_S ? 0x7fffffffu
-               : op == RED_MAX_S ? 0x80000000u : 0u;
-    for (unsigned l = 0; l < 32; l++) {
-        if (!(lanes >> l & 1))
-            continue;
-        unsigned v = (unsigned)fs[l].value;
-        switch (op) {
-        case RED_ADD: r += v; break;
-        case RED_MIN_S: r = (int)v < (int)r ? v : r; break;
-        case RED_MAX_S: r = (int)v > (int)r ? v : r; break;
-        case RED_MIN_U: r = v < r ? v : r; break;
-        case RED_MAX_U: r = v > r ? v : r; break;
-        case RED_AND: r &= v; break;
-        case RED_OR: r |= v; break;
-        default: r ^= v; break;
-        }
-    }
-    return r;
-}
-
-/* Lane g's result once every lane of `lanes` has arrived at a warp
- * operation of this kind (ballot: the lanes whose predicate holds). */
-static unsigned long long lane_result(const Fiber *fs, const Fiber &g, WarpOp kind,
-                                      unsigned lanes, unsigned long long ballot)
-{
-    if (is_shuffle(kind)) {
-        int s = g.src;
-        return (s >= 0 && s < 32 && (lanes >> s & 1)) ? fs[s].value : g.value;
-    }
-    unsigned m = 0;
-    switch (kind) {
-    case WARP_MATCH_ANY:
-        for (unsigned l = 0; l < 32; l++)
-            if ((lanes >> l & 1) && fs[l].value == g.value)
-                m |= 1u << l;
-        return m;
-    case WARP_MATCH_ALL:
-        for (unsigned l = 0; l < 32; l++)
-            if ((lanes >> l & 1) && fs[l].value != g.value)
-                return 0;
-        return lanes | (1ull << 32);
-    case WARP_REDUCE: return reduce_lanes(fs, lanes, g.src);
-    default: return ballot;
-    }
-}
-
-/* A lane arrives while lanes of its warp wait in operations that differ
- * from its own (tiles of a partition, or lanes of a group still in an
- * earlier operation).  Two lanes that name each other in their masks but
- * wait in different operations can never both go on: an error.  Returns
- * the waiting lanes it meets. */
-static unsigned meet_mixed(const Fiber *fs, unsigned arrived, WarpOp kind, unsigned mask, int arg,
-                           unsigned lane, const char *file, int line)
-{
-    unsigned mates = 0;
-    for (unsigned m = arrived & mask; m; m &= m - 1) {
-        unsigned l = __builtin_ctz(m);
-        const Fiber *o = &fs[l];
-        if (compatible(o, kind, mask, arg))
-            mates |= 1u << l;
-        else if (o->mask >> lane & 1)
-            diag_exit("divergent warp operation: lane %u calls %s (%s:%d) with mask 0x%08x "
-                      "while lane %u waits in %s (%s:%d) with mask 0x%08x",
-                      lane, kind_name(true, kind), file, line, mask, l,
-                      kind_name(true, o->kind), o->file, o->line, o->mask);
-    }
-    return mates;
-}
-
-unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value, int arg,
-                           int width, const char *file, int line)
-{
-    Worker *w = tl_worker;
-    Fiber *f = tl_fiber;
-    if (!w || !f)
-        trap("warp operation outside a kernel", file, line);
-    mem_settle();
-    unsigned lane = f->linear & 31, base = f->linear & ~31u;
-    unsigned wi = f->linear >> 5;
-    unsigned exist = w->n - base >= 32 ? 0xffffffffu : (1u << (w->n - base)) - 1;
-    /* Issue 16: compute-sanitizer's synccheck is silent about a mask that
-     * leaves out a lane executing the operation (e.g. 0x0000ffff run by all
-     * 32 lanes); the result is undefined on a GPU, so it is an error here. */
-    if (!(mask & (1u << lane)))
-        diag_exit("warp operation with a mask that leaves out a lane executing it: lane %u of "
-                  "warp %u executes %s at %s:%d with mask 0x%08x (every lane that executes a "
-                  "warp operation must be in its mask)",
-                  lane, wi, kind_name(true, kind), file, line, mask);
-    if (width <= 0 || width > 32 || (width & (width - 1)))
-        diag_exit("%s (%s:%d): width %d is not a power of two between 1 and 32",
-                  kind_name(true, kind), file, line, width);
-    unsigned expected = mask & exist;
-    Fiber *fs = w->fibers.data() + base;
-    unsigned &arrived = w->warp_arrived[wi];
-    /* Fast path: every waiting lane of the warp is in one operation (the
-     * first one's), and this lane joins it. */
-    unsigned mates = 0;
-    if (arrived) {
-        if (!w->warp_mixed[wi] && compatible(&fs[__builtin_ctz(arrived)], kind, mask, arg)) {
-            mates = arrived;
-        } else {
-            w->warp_mixed[wi] = true;
-            mates = meet_mixed(fs, arrived, kind, mask, arg, lane, file, line);
-        }
-    } else {
-        w->warp_mixed[wi] = false;
-    }
-    f->kind = kind;
-    f->mask = mask;
-    f->file = file;
-    f->line = line;
-    f->value = value;
-    f->src = is_shuffle(kind) ? shuffle_source(kind, lane, arg, width) : arg;
-    arrived |= 1u << lane;
-    mates |= 1u << lane;
-    if ((mates & expected) != expected) {
-        f->state = AT_WARP;
-        w->nrunnable--;
-        w->nwarp++;
-        yield_to_block_scheduler();
-        return f->result;
-    }
-    /* Last lane of the group to arrive: compute every lane's result and
-     * wake them. */
-    unsigned long long ballot = 0;
-    if (kind == WARP_VOTE)
-        for (unsigned l = 0; l < 32; l++)
-            if ((expected >> l & 1) && fs[l].value)
-                ballot |= 1ull << l;
-    for (unsigned l = 0; l < 32; l++) {
-        if (!(expected >> l & 1))
-            continue;
-        Fiber &g = fs[l];
-        g.result = lane_result(fs, g, kind, expected, ballot);
-        if (&g != f) {
-            g.state = RUNNABLE;
-            w->nrunnable++;
-            w->nwarp--;
-        }
-    }
-    arrived &= ~expected;
-    return f->result;
-}
-
-unsigned active_mask(const char *file, int line)
-{
-    Worker *w = tl_worker;
-    Fiber *f = tl_fiber;
-    if (!w || !f)
-        return 1;
-    mem_settle();
-    f->state = AT_ACTIVEMASK;
-    f->kind = WARP_ACTIVEMASK;
-    f->file = file;
-    f->line = line;
-    w->nrunnable--;
-    w->nactivemask++;
-    yield_to_block_scheduler();
-    return (unsigned)f->result;
-}
-
-void soft_yield()
-{
-    Worker *w = tl_worker;
-    Fiber *f = tl_fiber;
-    if (!w || !f) {
-        sched_yield();
-        return;
-    }
-    f->soft = true;
-    if (g_weak_memory)
-        mem_poll();
-    yield_to_block_scheduler();
 }
 
 void trap(const char *what, const char *file, int line)

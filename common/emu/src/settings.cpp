@@ -1,0 +1,133 @@
+/*
+ * settings.cpp - the emulator's settings, read once from the environment:
+ * CUEMU_SCHEDULE (the order fibers and blocks run in), CUEMU_THREADS (OS
+ * worker threads), CUEMU_TIMEOUT (seconds without progress before a
+ * deadlock report), CUEMU_STACK_KB (each fiber's stack) and CUEMU_MEMORY
+ * (strong, or the weak mode of memory.cpp).  A diagnostic prints them
+ * (settings_text) so that a failing run can be repeated exactly.
+ */
+#include "internal.h"
+#include "fiber.h"
+
+#include <chrono>
+#include <mutex>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+namespace cuemu {
+namespace detail {
+Settings g_settings;
+} // namespace detail
+using namespace detail;
+
+namespace {
+
+char g_settings_text[160];
+std::once_flag g_settings_once;
+
+/* CUEMU_MEMORY=strong (default) | weak | weak:SEED (memory.cpp).  Without a
+ * seed one is picked and printed with any diagnostic, as for the schedule. */
+void load_memory_setting(Settings &s)
+{
+    s.weak_memory = false;
+    s.memory_seed = 0;
+    const char *e = getenv("CUEMU_MEMORY");
+    if (!e || !*e || !strcmp(e, "strong"))
+        return;
+    if (strncmp(e, "weak", 4) || (e[4] != 0 && e[4] != ':')) {
+        fprintf(stderr, "cuemu: CUEMU_MEMORY='%s' not understood (strong | weak | weak:SEED); "
+                        "using strong\n", e);
+        return;
+    }
+    s.weak_memory = true;
+    if (e[4] == ':')
+        s.memory_seed = strtoull(e + 5, nullptr, 0);
+    else
+        s.memory_seed = (unsigned long long)std::chrono::steady_clock::now()
+                            .time_since_epoch().count() ^ ((unsigned long long)getpid() << 20);
+    g_weak_memory = true;
+}
+
+void load_settings()
+{
+    Settings &s = g_settings;
+    s.schedule = SCHED_INORDER;
+    s.warp_serial = false;
+    s.seed = 0;
+    const char *e = getenv("CUEMU_SCHEDULE");
+    const char *sched_name = "inorder";
+    if (e && *e) {
+        if (!strcmp(e, "inorder")) {
+        } else if (!strcmp(e, "reverse")) {
+            s.schedule = SCHED_REVERSE;
+            sched_name = "reverse";
+        } else if (!strcmp(e, "warps")) {
+            s.warp_serial = true;
+            sched_name = "warps";
+        } else if (!strcmp(e, "warps-reverse")) {
+            s.schedule = SCHED_REVERSE;
+            s.warp_serial = true;
+            sched_name = "warps-reverse";
+        } else if (!strncmp(e, "random", 6) && (e[6] == 0 || e[6] == ':')) {
+            s.schedule = SCHED_RANDOM;
+            sched_name = "random";
+            if (e[6] == ':')
+                s.seed = strtoull(e + 7, nullptr, 0);
+            else
+                s.seed = (unsigned long long)std::chrono::steady_clock::now()
+                             .time_since_epoch().count() ^ ((unsigned long long)getpid() << 32);
+        } else {
+            fprintf(stderr, "cuemu: CUEMU_SCHEDULE='%s' not understood "
+                            "(inorder | reverse | random[:SEED] | warps | warps-reverse); "
+                            "using inorder\n", e);
+        }
+    }
+    s.threads = 0;
+    if ((e = getenv("CUEMU_THREADS")) && *e)
+        s.threads = atoi(e);
+    if (s.threads <= 0) {
+        cpu_set_t set;
+        s.threads = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+        if (s.threads <= 0)
+            s.threads = 1;
+    }
+    if (s.threads > 256)
+        s.threads = 256;
+    s.timeout = 30;
+    if ((e = getenv("CUEMU_TIMEOUT")) && *e && atof(e) > 0)
+        s.timeout = atof(e);
+    size_t kib = 64;
+    if ((e = getenv("CUEMU_STACK_KB")) && *e && atoi(e) >= 16)
+        kib = (size_t)atoi(e);
+    s.stack_bytes = kib * 1024;
+    load_memory_setting(s);
+    int len;
+    if (s.schedule == SCHED_RANDOM)
+        len = snprintf(g_settings_text, sizeof g_settings_text,
+                       "CUEMU_SCHEDULE=random:%llu CUEMU_THREADS=%d", s.seed, s.threads);
+    else
+        len = snprintf(g_settings_text, sizeof g_settings_text,
+                       "CUEMU_SCHEDULE=%s CUEMU_THREADS=%d", sched_name, s.threads);
+    if (s.weak_memory)
+        snprintf(g_settings_text + len, sizeof g_settings_text - len, " CUEMU_MEMORY=weak:%llu",
+                 s.memory_seed);
+}
+
+} // namespace
+
+const Settings &settings()
+{
+    std::call_once(g_settings_once, load_settings);
+    return g_settings;
+}
+
+const char *settings_text()
+{
+    settings();
+    return g_settings_text;
+}
+
+} // namespace cuemu
