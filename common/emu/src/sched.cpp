@@ -538,16 +538,13 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
                   "supported by the emulator)", name);
     dim3 gd = cfg.grid, bd = cfg.block;
     unsigned long long nthreads = (unsigned long long)bd.x * bd.y * bd.z;
-    /* The errors CUDA 13 gives on an H200 (tests/emu/programs/launch_errors.cu,
-     * compared by tests/gpu/device-emu-compare.sh): more threads than a
-     * block may have is an invalid value, a dimension out of range an
-     * invalid configuration. */
-    if (bd.x == 0 || bd.y == 0 || bd.z == 0 || bd.z > 64 || gd.x == 0 || gd.y == 0 ||
-        gd.z == 0 || gd.x > 0x7fffffffu || gd.y > 65535 || gd.z > 65535) {
-        set_last_error(cudaErrorInvalidConfiguration);
-        return cudaErrorInvalidConfiguration;
-    }
-    if (nthreads > 1024) {
+    /* CUDA 13 on an H200 answers every bad launch configuration (a zero or
+     * too large dimension, more threads than a block may have) with
+     * cudaErrorInvalidValue, where CUDA 12 said cudaErrorInvalidConfiguration
+     * (tests/emu/programs/launch_errors.cu, compared with the GPU by
+     * tests/gpu/device-emu-compare.sh). */
+    if (bd.x == 0 || bd.y == 0 || bd.z == 0 || bd.z > 64 || nthreads > 1024 || gd.x == 0 ||
+        gd.y == 0 || gd.z == 0 || gd.x > 0x7fffffffu || gd.y > 65535 || gd.z > 65535) {
         set_last_error(cudaErrorInvalidValue);
         return cudaErrorInvalidValue;
     }
