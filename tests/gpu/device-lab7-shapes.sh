@@ -11,7 +11,7 @@ mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
 nvidia-smi -L >/dev/null 2>&1 || { echo "device-lab7-shapes: SKIPPED: no NVIDIA GPU here"; exit 0; }
 make -s -j16 build/gpu/ref/lab7 >/dev/null || exit 1
-objs=$(make -n build/gpu/ref/lab7 2>/dev/null | tail -1 | grep -o 'build/[^ ]*\.o' | tr '\n' ' ')
+objs=$(make -B -n build/gpu/ref/lab7 2>/dev/null | tail -1 | grep -o 'build/[^ ]*\.o' | tr '\n' ' ')
 line() { tr '\n' ' ' | sed -e 's/  */ /g' -e 's/lab7-scan-at-work //' -e 's/on NVIDIA [^C]*//'; echo; }
 build() { # TAG FLAGS...: the reference with other defines, in the background
     local tag=$1; shift
