@@ -44,6 +44,14 @@
 #ifndef RUN_BYTES
 #define RUN_BYTES 128
 #endif
+/* Blocks per SM the compiler must fit the kernels of KMAX-order states in
+ * (__launch_bounds__): while warp 0 looks back, the other 7 wait at a
+ * barrier (57% of the order-8 kernel's stalls, ncu on an H200), and more
+ * blocks per SM fill that time.  Order 8 at 2^28 int32, H200: 2 blocks
+ * (85 registers) 1.86 ms, 3 (78) 1.43 ms, 4 (64, 8 bytes spilled) 1.26 ms. */
+#ifndef MINB_ORDERS
+#define MINB_ORDERS 4
+#endif
 #define WARPS (TILE_THREADS / 32)
 #define FULL_MASK 0xffffffffu
 #define KMAX KIT_MAX_ORDER /* orders a state holds at most */
@@ -669,7 +677,7 @@ __device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binom
  * from its true starting state, and the slice goes out once.
  */
 template <typename U, int K, int D>
-__global__ void __launch_bounds__(TILE_THREADS, K == 1 ? 3 : 2)
+__global__ void __launch_bounds__(TILE_THREADS, K == 1 ? 3 : MINB_ORDERS)
     decode_kernel(const U *in, U *out, size_t n, int order, tile_state st, binomials<U> bin,
                   int aligned)
 {

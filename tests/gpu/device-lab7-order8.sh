@@ -3,9 +3,10 @@
 # at 2.5-3.3x its order-1 time (issue 13 asks 1.2x).  First ncu's view of the
 # reference's order-8 kernel (registers, occupancy, where warps stall), then
 # the reference rebuilt with other shapes and blocks per SM for the
-# KMAX-order kernel (MINB_K, the second __launch_bounds__ argument), each
+# KMAX-order kernel (MINB_ORDERS, the second __launch_bounds__ argument), each
 # timed at 2^28 int32: order 1, order 8 and 8-tuples, with copy and CUB in
-# the same process.  SHAPES overrides the list ("TAG FLAGS..." each).
+# the same process.  SHAPES overrides the list ("TAG FLAGS...;TAG FLAGS..."); NCU_TAG picks
+# the build ncu looks at (default ref).
 set -u
 OUT=${OUT:-/tmp/device-lab7-order8}
 mkdir -p "$OUT"
@@ -14,10 +15,7 @@ nvidia-smi -L >/dev/null 2>&1 || { echo "device-lab7-order8: SKIPPED: no NVIDIA 
 make -s -j16 build/gpu/ref/lab7 >/dev/null || exit 1
 objs=$(make -B -n build/gpu/ref/lab7 2>/dev/null | tail -1 | grep -o 'build/[^ ]*\.o' | tr '\n' ' ')
 line() { tr '\n' ' ' | sed -e 's/  */ /g' -e 's/lab7-scan-at-work //' -e 's/on NVIDIA [^C]*//'; echo; }
-src=$OUT/scan.cu
-sed 's/__launch_bounds__(TILE_THREADS, K == 1 ? 3 : 2)/__launch_bounds__(TILE_THREADS, K == 1 ? 3 : MINB_K)/' \
-    solutions/lab7-scan-at-work/scan.cu >"$src"
-grep -q MINB_K "$src" || { echo "the launch bounds line changed: edit this script"; exit 1; }
+src=solutions/lab7-scan-at-work/scan.cu
 build() { # TAG FLAGS...
     local tag=$1; shift
     nvcc -O3 -std=c++17 -arch=sm_90 -I common -I solutions/lab7-scan-at-work -Xptxas -v "$@" \
@@ -25,7 +23,8 @@ build() { # TAG FLAGS...
     echo "$tag order-8 kernel: $(grep -A4 "entry function '_Z13decode_kernelIjLi8ELi1E" \
         "$OUT/build-$tag.log" | grep -o "Used [0-9]* registers\|[0-9]* bytes spill stores" | tr '\n' ' ')"
 }
-for s in ${SHAPES:-"ref -DMINB_K=2" "minb1 -DMINB_K=1" "minb3 -DMINB_K=3" "run64 -DMINB_K=2 -DRUN_BYTES=64" "run64m3 -DMINB_K=3 -DRUN_BYTES=64" "run64m4 -DMINB_K=4 -DRUN_BYTES=64" "t128 -DMINB_K=4 -DTILE_THREADS=128" "run32m4 -DMINB_K=4 -DRUN_BYTES=32"}; do build $s & done
+IFS=';' read -ra shapes <<<"${SHAPES:-ref -DMINB_ORDERS=2;minb1 -DMINB_ORDERS=1;minb3 -DMINB_ORDERS=3;run64 -DMINB_ORDERS=2 -DRUN_BYTES=64;run64m3 -DMINB_ORDERS=3 -DRUN_BYTES=64;run64m4 -DMINB_ORDERS=4 -DRUN_BYTES=64;t128 -DMINB_ORDERS=4 -DTILE_THREADS=128}"
+for s in "${shapes[@]}"; do build $s & done
 wait
 if command -v ncu >/dev/null; then
     ncu --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
