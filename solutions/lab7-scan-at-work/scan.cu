@@ -44,14 +44,21 @@
 #ifndef RUN_BYTES
 #define RUN_BYTES 128
 #endif
-/* Blocks per SM the compiler must fit the kernels of KMAX-order states in
- * (__launch_bounds__): while warp 0 looks back, the other 7 wait at a
- * barrier (57% of the order-8 kernel's stalls, ncu on an H200), and more
- * blocks per SM fill that time.  Order 8 at 2^28 int32, H200: 2 blocks
- * (85 registers) 1.86 ms, 3 (78) 1.43 ms, 4 (64, 8 bytes spilled) 1.26 ms. */
+/* Blocks per SM the compiler must fit a decode kernel in (__launch_bounds__).
+ * While warp 0 looks back, the other 7 wait at a barrier (57% of the int32
+ * order-8 kernel's stalls, ncu on an H200), and more blocks per SM fill that
+ * time.  Order 8 at 2^28 int32, H200: 2 blocks (85 registers) 1.86 ms, 3
+ * (78) 1.43 ms, 4 (64, 8 bytes spilled) 1.26 ms.  int64 states are twice
+ * the registers: 4 blocks made its order 8 slower (3.69 -> 3.86 ms), so it
+ * keeps 2.  MINB_TUPLES: order-1 kernels of records (D > 1). */
 #ifndef MINB_ORDERS
 #define MINB_ORDERS 4
 #endif
+#ifndef MINB_TUPLES
+#define MINB_TUPLES 3
+#endif
+#define DECODE_MINB(U, K, D) \
+    ((K) == 1 ? ((D) == 1 ? 3 : MINB_TUPLES) : (sizeof(U) == 4 ? MINB_ORDERS : 2))
 #define WARPS (TILE_THREADS / 32)
 #define FULL_MASK 0xffffffffu
 #define KMAX KIT_MAX_ORDER /* orders a state holds at most */
@@ -677,7 +684,7 @@ __device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binom
  * from its true starting state, and the slice goes out once.
  */
 template <typename U, int K, int D>
-__global__ void __launch_bounds__(TILE_THREADS, K == 1 ? 3 : MINB_ORDERS)
+__global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
     decode_kernel(const U *in, U *out, size_t n, int order, tile_state st, binomials<U> bin,
                   int aligned)
 {
