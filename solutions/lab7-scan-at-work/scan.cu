@@ -52,15 +52,17 @@
  * the registers: 4 blocks made its order 8 slower (3.69 -> 3.86 ms), so it
  * keeps 2.  MINB_TUPLES, the order-1 kernels of records (D > 1): 8-tuples
  * at 2^28 int32 on an H100 took 1.06 ms with 2 blocks, 0.91 with 3, 0.84 (0.85
- * of a copy) with 4. */
+ * of a copy) with 4; on an H200 0.83 -> 0.77 ms with 4.  int64 records keep 3
+ * (4 took int64 8-tuples on the H200 from 1.57 to 2.66 ms). */
 #ifndef MINB_ORDERS
 #define MINB_ORDERS 4
 #endif
 #ifndef MINB_TUPLES
 #define MINB_TUPLES 4
 #endif
-#define DECODE_MINB(U, K, D) \
-    ((K) == 1 ? ((D) == 1 ? 3 : MINB_TUPLES) : (sizeof(U) == 4 ? MINB_ORDERS : 2))
+#define DECODE_MINB(U, K, D)                                                     \
+    (sizeof(U) == 8 ? ((K) == 1 ? 3 : 2)                                         \
+                    : (K) == 1 ? ((D) == 1 ? 3 : MINB_TUPLES) : MINB_ORDERS)
 #define WARPS (TILE_THREADS / 32)
 #define FULL_MASK 0xffffffffu
 #define KMAX KIT_MAX_ORDER /* orders a state holds at most */
