@@ -5,7 +5,8 @@
 # the reference rebuilt with other shapes and blocks per SM for the
 # KMAX-order kernel (MINB_ORDERS, the second __launch_bounds__ argument), each
 # timed at 2^28 int32: order 1, order 8 and 8-tuples, with copy and CUB in
-# the same process.  SHAPES overrides the list ("TAG FLAGS...;TAG FLAGS..."); NCU_TAG picks
+# the same process.  Any tuning shape can be compared the same way (it
+# replaced device-lab7-shapes.sh): SHAPES overrides the list ("TAG FLAGS...;TAG FLAGS..."); NCU_TAG picks
 # the build ncu looks at (default ref).
 set -u
 OUT=${OUT:-/tmp/device-lab7-order8}
