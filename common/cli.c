@@ -1,11 +1,15 @@
 /*
- * cli.c - a hand-written parser (no getopt state) so it can be called many
- * times in one test process.  Accepts "--name value", "--name=value" and
- * short forms; anything unknown is an error, never ignored.
+ * cli.c - a lab binary's command line, read with getopt_long: "--name
+ * value", "--name=value" and short forms; anything unknown is an error,
+ * never ignored.  cli_parse may be called many times in one process (a
+ * case list, the tests).
  */
+#define _GNU_SOURCE /* optind = 0: getopt_long starts afresh */
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,140 +109,133 @@ static int parse_int(const char *s, int max, int *out)
     return 0;
 }
 
-enum opt_id { O_HELP, O_SIZE, O_SEED, O_DTYPE, O_OP, O_DIST, O_VARIANT, O_EXCL, O_REPS,
-              O_WARMUP, O_TIMEOUT, O_OUT, O_LIST, O_QUIET, O_VERIFY, O_CASES, O_PROGRESS,
-              O_NO_RAW, O_GRADED, O_EXACT, O_ORDER, O_TUPLE, O_PRED };
+/* The long options without a short form, numbered above any character. */
+enum { O_TIMEOUT = 256, O_OUT, O_LIST, O_VERIFY, O_CASES, O_PROGRESS, O_NO_RAW, O_GRADED,
+       O_EXACT, O_ORDER, O_TUPLE, O_PRED };
 
-static const struct {
-    const char *lng, *shrt;
-    int takes_value;
-    enum opt_id id;
-} options[] = {
-    {"--help", "-h", 0, O_HELP},       {"--size", "-n", 1, O_SIZE},
-    {"--seed", "-s", 1, O_SEED},       {"--dtype", "-t", 1, O_DTYPE},
-    {"--op", "-p", 1, O_OP},           {"--dist", "-d", 1, O_DIST},
-    {"--variant", "-v", 1, O_VARIANT}, {"--exclusive", "-x", 0, O_EXCL},
-    {"--reps", "-r", 1, O_REPS},       {"--warmup", "-w", 1, O_WARMUP},
-    {"--timeout", NULL, 1, O_TIMEOUT}, {"--out", NULL, 1, O_OUT},
-    {"--list", NULL, 0, O_LIST},       {"--quiet", "-q", 0, O_QUIET},
-    {"--verify", NULL, 1, O_VERIFY},   {"--cases", NULL, 1, O_CASES},
-    {"--progress", NULL, 1, O_PROGRESS}, {"--no-raw", NULL, 0, O_NO_RAW},
-    {"--graded", NULL, 0, O_GRADED},     {"--exact", NULL, 0, O_EXACT},
-    {"--order", NULL, 1, O_ORDER},       {"--tuple", NULL, 1, O_TUPLE},
-    {"--pred", NULL, 1, O_PRED},
-};
+static const struct option longs[] = {
+    {"help", no_argument, NULL, 'h'},           {"size", required_argument, NULL, 'n'},
+    {"seed", required_argument, NULL, 's'},     {"dtype", required_argument, NULL, 't'},
+    {"op", required_argument, NULL, 'p'},       {"dist", required_argument, NULL, 'd'},
+    {"variant", required_argument, NULL, 'v'},  {"exclusive", no_argument, NULL, 'x'},
+    {"reps", required_argument, NULL, 'r'},     {"warmup", required_argument, NULL, 'w'},
+    {"quiet", no_argument, NULL, 'q'},          {"timeout", required_argument, NULL, O_TIMEOUT},
+    {"out", required_argument, NULL, O_OUT},    {"list", no_argument, NULL, O_LIST},
+    {"verify", required_argument, NULL, O_VERIFY}, {"cases", required_argument, NULL, O_CASES},
+    {"progress", required_argument, NULL, O_PROGRESS},
+    {"no-raw", no_argument, NULL, O_NO_RAW},    {"graded", no_argument, NULL, O_GRADED},
+    {"exact", no_argument, NULL, O_EXACT},      {"order", required_argument, NULL, O_ORDER},
+    {"tuple", required_argument, NULL, O_TUPLE}, {"pred", required_argument, NULL, O_PRED},
+    {NULL, 0, NULL, 0}};
+/* '+': stop at the first word that is not an option (an error below);
+ * ':': a missing value is told apart from an unknown option. */
+static const char shorts[] = "+:hn:s:t:p:d:v:xr:w:q";
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return CLI_ERROR; } while (0)
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+/* Values that are numbers, into o; 0, or -1 with the message in err. */
+static int take_number(int c, const char *v, cli_opts *o, char *err, size_t errlen)
+{
+    char *end;
+    switch (c) {
+    case 'n':
+        if (cli_parse_size(v, &o->n)) FAIL("bad size '%s': give digits or 2^k, at most 2^30", v);
+        return 0;
+    case 's':
+        errno = 0;
+        o->seed = strtoull(v, &end, 10);
+        if (errno || end == v || *end || *v == '-')
+            FAIL("bad seed '%s': give a non-negative integer", v);
+        return 0;
+    case 'r':
+        if (parse_int(v, 100000, &o->reps)) FAIL("bad reps '%s': 0..100000", v);
+        return 0;
+    case 'w':
+        if (parse_int(v, 1000, &o->warmup)) FAIL("bad warmup '%s': 0..1000", v);
+        return 0;
+    case O_TIMEOUT:
+        o->timeout_s = strtod(v, &end);
+        if (end == v || *end || !(o->timeout_s > 0 && o->timeout_s <= 3600))
+            FAIL("bad timeout '%s': seconds in (0, 3600]", v);
+        return 0;
+    case O_VERIFY:
+        if (parse_int(v, 100000, &o->verify)) FAIL("bad verify count '%s': 0..100000", v);
+        return 0;
+    case O_ORDER:
+        if (parse_int(v, KIT_MAX_ORDER, &o->order) || o->order < 1)
+            FAIL("bad order '%s': 1..%d", v, KIT_MAX_ORDER);
+        return 0;
+    case O_TUPLE:
+        if (parse_int(v, KIT_MAX_TUPLE, &o->tuple) || o->tuple < 1)
+            FAIL("bad tuple size '%s': 1..%d", v, KIT_MAX_TUPLE);
+        return 0;
+    }
+    return 1; /* not a number option */
+}
+
+/* Every other option into o; 0, or -1 with the message in err. */
+static int take_option(int c, const char *v, cli_opts *o, char *err, size_t errlen)
+{
+    int rc = take_number(c, v, o, err, errlen);
+    if (rc <= 0)
+        return rc;
+    switch (c) {
+    case 't': if (dtype_parse(v, &o->dtype)) FAIL("bad dtype '%s': int32, float32 or int64", v); break;
+    case 'p': if (op_parse(v, &o->op)) FAIL("bad op '%s': sum, min or max", v); break;
+    case 'd': if (dist_parse(v, &o->dist)) FAIL("bad dist '%s': small, ones or wide", v); break;
+    case O_PRED: if (pred_parse(v, &o->pred)) FAIL("bad predicate '%s': positive or mult4", v); break;
+    case 'v': o->variant = v; break;
+    case 'x': o->exclusive = 1; break;
+    case 'q': o->quiet = 1; break;
+    case O_LIST: o->list = 1; break;
+    case O_EXACT: o->exact = 1; break;
+    case O_GRADED: o->graded = 1; break;
+    case O_NO_RAW: o->no_raw = 1; break;
+    case O_OUT: if (!*v) FAIL("--out needs a file prefix"); o->out = v; break;
+    case O_CASES: if (!*v) FAIL("--cases needs a file"); o->cases = v; break;
+    case O_PROGRESS: if (!*v) FAIL("--progress needs a file"); o->progress = v; break;
+    }
+    return 0;
+}
+
+/* What was wrong with word `a`, which getopt_long refused ('?') or found
+ * without its value (':'), in the kit's words. */
+static void refused(int c, const char *a, char *err, size_t errlen)
+{
+    size_t len = strcspn(a, "=");
+    if (c == ':') {
+        snprintf(err, errlen, "option %s needs a value", a);
+        return;
+    }
+    for (int k = 0; a[0] == '-' && a[1] == '-' && longs[k].name; k++)
+        if (strlen(longs[k].name) == len - 2 && strncmp(a + 2, longs[k].name, len - 2) == 0 &&
+            longs[k].has_arg == no_argument && a[len] == '=') {
+            snprintf(err, errlen, "option %.*s takes no value", (int)len, a);
+            return;
+        }
+    snprintf(err, errlen, "unknown option '%s' (try --help)", a);
+}
+
+/* getopt_long's state is global; optind = 0 starts it afresh, so a case
+ * list (caselist.c) can parse one line after another in one process. */
 int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errlen)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL, *eq = strchr(a, '=');
-        size_t name_len = (eq && a[0] == '-' && a[1] == '-') ? (size_t)(eq - a) : strlen(a);
-        int k, count = (int)(sizeof options / sizeof options[0]);
-
-        for (k = 0; k < count; k++)
-            if ((strlen(options[k].lng) == name_len && strncmp(a, options[k].lng, name_len) == 0) ||
-                (options[k].shrt && strcmp(a, options[k].shrt) == 0))
-                break;
-        if (k == count)
-            FAIL("unknown option '%s' (try --help)", a);
-        if (options[k].takes_value) {
-            if (a[name_len] == '=')
-                v = a + name_len + 1;
-            else if (i + 1 < argc)
-                v = argv[++i];
-            else
-                FAIL("option %s needs a value", a);
-        } else if (a[name_len] == '=') {
-            FAIL("option %.*s takes no value", (int)name_len, a);
-        }
-
-        switch (options[k].id) {
-        case O_HELP:
+    int c;
+    optind = 0;
+    opterr = 0; /* the messages are refused()'s */
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (c == 'h')
             return CLI_HELP;
-        case O_SIZE:
-            if (cli_parse_size(v, &o->n))
-                FAIL("bad size '%s': give digits or 2^k, at most 2^30", v);
-            break;
-        case O_SEED: {
-            char *end;
-            errno = 0;
-            o->seed = strtoull(v, &end, 10);
-            if (errno || end == v || *end || *v == '-')
-                FAIL("bad seed '%s': give a non-negative integer", v);
-            break;
+        if (c == '?' || c == ':') {
+            refused(c, argv[optind - 1], err, errlen);
+            return CLI_ERROR;
         }
-        case O_DTYPE:
-            if (dtype_parse(v, &o->dtype)) FAIL("bad dtype '%s': int32, float32 or int64", v);
-            break;
-        case O_OP:
-            if (op_parse(v, &o->op)) FAIL("bad op '%s': sum, min or max", v);
-            break;
-        case O_DIST:
-            if (dist_parse(v, &o->dist)) FAIL("bad dist '%s': small, ones or wide", v);
-            break;
-        case O_VARIANT:
-            o->variant = v;
-            break;
-        case O_EXCL:
-            o->exclusive = 1;
-            break;
-        case O_REPS:
-            if (parse_int(v, 100000, &o->reps)) FAIL("bad reps '%s': 0..100000", v);
-            break;
-        case O_WARMUP:
-            if (parse_int(v, 1000, &o->warmup)) FAIL("bad warmup '%s': 0..1000", v);
-            break;
-        case O_TIMEOUT: {
-            char *end;
-            o->timeout_s = strtod(v, &end);
-            if (end == v || *end || !(o->timeout_s > 0 && o->timeout_s <= 3600))
-                FAIL("bad timeout '%s': seconds in (0, 3600]", v);
-            break;
-        }
-        case O_OUT:
-            if (!*v) FAIL("--out needs a file prefix");
-            o->out = v;
-            break;
-        case O_LIST:
-            o->list = 1;
-            break;
-        case O_VERIFY:
-            if (parse_int(v, 100000, &o->verify)) FAIL("bad verify count '%s': 0..100000", v);
-            break;
-        case O_QUIET:
-            o->quiet = 1;
-            break;
-        case O_CASES:
-            if (!*v) FAIL("--cases needs a file");
-            o->cases = v;
-            break;
-        case O_EXACT:
-            o->exact = 1;
-            break;
-        case O_GRADED:
-            o->graded = 1;
-            break;
-        case O_NO_RAW:
-            o->no_raw = 1;
-            break;
-        case O_ORDER:
-            if (parse_int(v, KIT_MAX_ORDER, &o->order) || o->order < 1)
-                FAIL("bad order '%s': 1..%d", v, KIT_MAX_ORDER);
-            break;
-        case O_TUPLE:
-            if (parse_int(v, KIT_MAX_TUPLE, &o->tuple) || o->tuple < 1)
-                FAIL("bad tuple size '%s': 1..%d", v, KIT_MAX_TUPLE);
-            break;
-        case O_PRED:
-            if (pred_parse(v, &o->pred)) FAIL("bad predicate '%s': positive or mult4", v);
-            break;
-        case O_PROGRESS:
-            if (!*v) FAIL("--progress needs a file");
-            o->progress = v;
-            break;
-        }
+        if (take_option(c, optarg, o, err, errlen))
+            return CLI_ERROR;
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unknown option '%s' (try --help)", argv[optind]);
+        return CLI_ERROR;
     }
     return CLI_OK;
 }

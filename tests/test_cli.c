@@ -80,6 +80,10 @@ Test(cli, errors_say_what_is_wrong)
     cr_assert_eq(PARSE(&o, err, "--list=yes"), CLI_ERROR);
     cr_assert(strstr(err, "takes no value"), "%s", err);
     cr_assert_eq(PARSE(&o, err, "--seed", "-3"), CLI_ERROR);
+    cr_assert_eq(PARSE(&o, err, "-n", "8", "extra"), CLI_ERROR, "a word that is no option");
+    cr_assert(strstr(err, "unknown option 'extra'"), "%s", err);
+    cr_assert_eq(PARSE(&o, err, "--order=9"), CLI_ERROR);
+    cr_assert(strstr(err, "bad order"), "%s", err);
 }
 
 Test(cli, sizes)
