@@ -17,7 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { DIAG_EXIT = 86 };
+#include "../../common/cuda_exit.h" /* EMU_DIAGNOSTIC_EXIT: the kit's exit codes */
+
+enum { DIAG_EXIT = EMU_DIAGNOSTIC_EXIT };
 
 struct result {
     int status; /* exit code, or 128 + signal */

@@ -11,11 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../cuda_exit.h"
+
 namespace cuemu {
 
 /* Exit status of every diagnostic (out of bounds, divergent barrier,
- * deadlock, device assert): distinct from crashes and ordinary failures. */
-enum { DIAG_EXIT = 86 };
+ * deadlock, device assert): distinct from crashes and ordinary failures;
+ * the kit's exit codes are all in common/cuda_exit.h. */
+enum { DIAG_EXIT = EMU_DIAGNOSTIC_EXIT };
 
 enum ScheduleKind { SCHED_INORDER, SCHED_REVERSE, SCHED_RANDOM };
 struct Settings {
