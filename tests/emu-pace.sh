@@ -7,11 +7,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-if [ "$(make -s --no-print-directory print-backend 2>/dev/null)" != emu ] ||
-   ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
-    echo "emu-pace: SKIPPED: needs the CPU emulator backend"
-    exit 0
-fi
+. tests/lib.sh
+need_emu emu-pace
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 bin=$tmp/lab3

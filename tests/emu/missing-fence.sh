@@ -17,11 +17,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
-if [ "$(make -s --no-print-directory print-backend 2>/dev/null)" != emu ] ||
-   ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
-    echo "missing-fence: SKIPPED: needs the CPU emulator backend"
-    exit 0
-fi
+. tests/lib.sh
+need_emu missing-fence
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 make -s --no-print-directory emu-runtime build/emu/common/harness.o >/dev/null 2>&1

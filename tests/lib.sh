@@ -1,0 +1,14 @@
+# lib.sh - what the kit's shell tests share; sourced from the kit's top
+# folder (". tests/lib.sh").
+
+# need_emu NAME: go on only where this machine builds labs for the CPU
+# emulator; elsewhere say "NAME: SKIPPED" and end the script with 0.  A
+# check that cannot run says so and never counts as passed: make test's
+# last line points at every SKIPPED above it.
+need_emu() {
+    if [ "$(make -s --no-print-directory print-backend 2>/dev/null)" != emu ] ||
+       ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
+        echo "$1: SKIPPED: needs the CPU emulator backend"
+        exit 0
+    fi
+}
