@@ -19,14 +19,8 @@
 #include "gpulock.h"
 #include "sandbox.h"
 #include "tunables.h"
+#include "run.h"
 #include "unit.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int default_lanes(const char *backend)
 {

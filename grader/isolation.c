@@ -125,13 +125,6 @@ int isolation_gpu_nodes(char *why, size_t len)
     return -1;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 int isolation_probe(const sandbox *sb, const char *top, const char *work, char *why, size_t len,
                     double *seconds)
 {

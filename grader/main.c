@@ -46,7 +46,6 @@
 static const char *top;
 static char work[512];
 
-static double now_s(void);
 
 /* Look for forbidden shortcuts in every collected file; 1 (reason in why)
  * when one is found. */
@@ -188,13 +187,6 @@ static void remove_tree(const char *path)
     char *argv[] = {"rm", "-rf", (char *)path, NULL};
     run_status st;
     run_command(argv, "/dev/null", 60, &st);
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Where the scratch folder goes: $TMPDIR when set; else /dev/shm when it

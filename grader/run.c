@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
+double now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);

@@ -17,6 +17,9 @@ typedef struct {
     double seconds; /* wall-clock time */
 } run_status;
 
+/* Seconds on the monotonic clock, for durations (limits, traces, report). */
+double now_s(void);
+
 /*
  * Run argv[0] (searched in PATH) with stdout and stderr going to log_path.
  * Returns 0 when the child was started (its fate is in *st), -1 when it

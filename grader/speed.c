@@ -16,14 +16,8 @@
 #include "fsview.h"
 #include "gpulock.h"
 #include "tunables.h"
+#include "run.h"
 #include "unit.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The case a speed test times: the group's inputs at the test's size. */
 static void speed_case(const suite_speed *sp, suite_case *c)
