@@ -73,6 +73,8 @@ help:
 	@echo "  make deps            install missing packages (apt-get; root or sudo)"
 	@echo "  make bench LAB=labN  time your kernels and the reference over sizes (build/bench/)"
 	@echo "  make plots LAB=labN  draw the bench: GB/s against n, with the copy and CUB"
+	@echo "  make profile LAB=labN  ncu on your kernels and the reference: the handout's metrics"
+	@echo "                       side by side ([VARIANT=name] [N=2^24]; needs a GPU and ncu)"
 	@echo "  make dist            build/dist/reduce-scan-kit.tar.gz: a student's copy, no solutions"
 	@echo "                       (references prebuilt for DIST_ARCHS=\"$(DIST_ARCHS)\"; needs nvcc)"
 	@echo "  make clean           remove $(BUILD)/"
@@ -241,6 +243,7 @@ endif
 	@sh tests/handouts.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh
+	@sh tests/profile.sh
 	@sh tests/batch/run.sh
 
 # ---- benchmarks and plots (self-learners) ----------------------------------------
@@ -264,6 +267,21 @@ bench:
 plots:
 	@test -f $(BUILD)/bench/$(LAB).csv || { echo "make plots: run make bench LAB=$(or $(LAB),labN) first" >&2; exit 2; }
 	$(PYTHON) common/tools/plot_bench.py $(BUILD)/bench/$(LAB).csv -o $(BUILD)/bench/$(LAB).png --title $(LAB)
+
+# make profile LAB=labN [VARIANT=name] [N=2^24]: Nsight Compute's counters
+# for the metrics the lab's handout discusses (common/tools/profile_metrics.py),
+# your kernels next to the reference's.  The GPU and ncu are checked before
+# anything is built: without them it says why and fails (profile_lab.py
+# exits 3 or 4; make itself then exits 2).  PROFILE_SAVE=dir keeps ncu's CSVs.
+PROFILE_REF = $(if $(wildcard solutions),$(OUT)/ref/$(LAB),$(wildcard refbin/$(LAB)))
+profile:
+	@case " $(LABS) " in *" $(LAB) "*) ;; *) echo "usage: make profile LAB=labN (one of: $(LABS))" \
+	  "[VARIANT=name] [N=2^24]" >&2; exit 2;; esac
+	@$(PYTHON) common/tools/profile_lab.py --preflight --lab $(LAB) --backend $(BACKEND)
+	@$(MAKE) --no-print-directory $(LAB) $(if $(wildcard solutions),$(OUT)/ref/$(LAB))
+	$(PYTHON) common/tools/profile_lab.py --lab $(LAB) --yours $(OUT)/$(LAB) \
+	  $(if $(PROFILE_REF),--ref $(PROFILE_REF)) $(if $(VARIANT),--variant "$(VARIANT)") \
+	  $(if $(N),-n "$(N)") $(if $(PROFILE_SAVE),--save "$(PROFILE_SAVE)")
 
 # A student's copy: no solutions/ or tests/, each lab's reference prebuilt
 # (for DIST_ARCHS) so that speed is still graded.  Needs nvcc, not a GPU.
