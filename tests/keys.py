@@ -7,6 +7,7 @@ algorithm (the trees and scans simulated cell by cell, with the section sizes
 read from the reference solutions) and compares.  An unknown NAME fails: a
 check that cannot be computed is not a check.  Exit 0 when every one agrees.
 """
+import functools
 import math
 import os
 import re
@@ -263,6 +264,340 @@ def lab2():
     }
 
 
+# ---- labs 5 to 7 -----------------------------------------------------------------
+
+LAB5, LAB6, LAB7 = "lab5-scan-hierarchical", "lab6-scan-single-pass", "lab7-scan-at-work"
+
+
+def common_define(name, header="warp_tile.cuh"):
+    """An integer #define of the kit's common/ (VEC, the 16-byte row of labs 5-6)."""
+    text = open(os.path.join(TOP, "common", header)).read()
+    return int(re.search(r"^#define %s (\d+)\b" % name, text, re.M).group(1))
+
+
+def lab5_section():
+    """scan_sections' SECTION: BLOCK_THREADS * ROWS * VEC."""
+    return define(LAB5, "BLOCK_THREADS") * define(LAB5, "ROWS") * common_define("VEC")
+
+
+def levels(n, section):
+    """Levels of scan_any: one, then one more while S is longer than a section."""
+    return 1 if n <= section else 1 + levels(-(-n // section), section)
+
+
+def scan_any_kernels(n, section):
+    """The launches of scan_any, in order: [(kernel, blocks)]."""
+    sections = -(-n // section)
+    if sections <= 1:
+        return [("scan_sections", 1)]
+    return ([("scan_sections", sections)] + scan_any_kernels(sections, section) +
+            [("add_section_prefix", sections - 1)])
+
+
+def scan_any_traffic(n, section):
+    """Elements scan_any reads and writes: the section scan (n in, n out, S out),
+    the recursion on S, the add (S[b] once a block, n - section in and out)."""
+    sections = -(-n // section)
+    if sections <= 1:
+        return 2 * n
+    return 2 * n + sections + scan_any_traffic(sections, section) + (sections - 1) + 2 * (n - section)
+
+
+def rts_traffic(n, section):
+    """Elements reduce_then_scan moves: reduce (n in, S out), scan_any(S), the
+    second scan (n in, n out, one carry a block but block 0)."""
+    sections = -(-n // section)
+    return n + sections + scan_any_traffic(sections, section) + 2 * n + (sections - 1)
+
+
+def warp_scan_combines():
+    """Lanes that combine in warp_scan's five steps: lane >= offset."""
+    return sum(1 for d in (1, 2, 4, 8, 16) for lane in range(32) if lane >= d)
+
+
+def lab5_combines_per_element():
+    """op() calls per element of scan_sections as written: per lane and row 3
+    (row total), the warp scan, row_before (lanes 1-31), the carry; phase 2's
+    loop (WARPS + 1 per thread); per row 1 + VEC at the store."""
+    rows, vec = define(LAB5, "ROWS"), common_define("VEC")
+    threads = define(LAB5, "BLOCK_THREADS")
+    per_row_warp = (vec - 1) * 32 + warp_scan_combines() + 31 + 32
+    per_thread = rows * per_row_warp / 32 + (threads // 32 + 1) + rows * (1 + vec)
+    return per_thread / (rows * vec)
+
+
+def warp_scan_depth(v):
+    """Longest chain of combines per lane after warp_scan, from depths v."""
+    for d in (1, 2, 4, 8, 16):
+        v = [max(v[l - d], v[l]) + 1 if l >= d else v[l] for l in range(32)]
+    return v
+
+
+def section_depths(rows, warps, vec=4):
+    """Longest chain of combines behind each output of one section (lab 5's
+    scan_sections, lab 6's tile): scan_slice, the warps before, store_slice;
+    combines with the identity counted too.  (depths, depth of the total)."""
+    carry, rb = 0, [[0] * rows for _ in range(32)]
+    for r in range(rows):
+        incl = warp_scan_depth([vec - 1] * 32)
+        for lane in range(32):
+            rb[lane][r] = carry if lane == 0 else max(carry, incl[lane - 1]) + 1
+        carry = max(carry, incl[31]) + 1
+    out = []
+    for w in range(warps):
+        before = (carry + w if w else 0) + 1  # the slices below, then the prefix
+        part = [0] * (32 * rows * vec)
+        for lane in range(32):
+            for r in range(rows):
+                run = max(before, rb[lane][r]) + 1
+                for k in range(vec):
+                    run += 1
+                    part[vec * (32 * r + lane) + k] = run
+        out += part
+    return out, carry + warps
+
+
+def lab5_depth(n):
+    """Two levels: an element of section b + 1 takes max(its own chain, S[b]'s)
+    plus the add; S[b] is a section total scanned at position b.
+    (deepest, the sections that reach it, the last element's)."""
+    section = lab5_section()
+    depth, total = section_depths(define(LAB5, "ROWS"), define(LAB5, "BLOCK_THREADS") // 32)
+    sections = -(-n // section)
+    per = {b + 1: max(max(depth), total + depth[b]) + 1 for b in range(sections - 1)}
+    deepest = max(per.values())
+    return deepest, [s for s in per if per[s] == deepest], per[sections - 1]
+
+
+def carry_op(lo, hi):
+    """Carry look-ahead: the lower group (g1, p1), then the higher (g2, p2)."""
+    return (hi[0] | (hi[1] & lo[0]), hi[1] & lo[1])
+
+
+def butterfly(lanes):
+    """Lane 0's order after v = op(v, shfl_xor(v, off)), off = len/2 .. 1."""
+    if len(lanes) == 1:
+        return list(lanes[0])
+    half = len(lanes) // 2
+    return butterfly([a + b for a, b in zip(lanes[:half], lanes[half:])])
+
+
+def lab5():
+    """Lab 5's checks: sections, levels, launches, traffic, counts, depths."""
+    section = lab5_section()
+    g, k, p = (1, 0), (0, 0), (0, 1)
+    x = [p, k, p, p, g, p, p, p]
+    fold = lambda seq: functools.reduce(carry_op, seq, (0, 1))
+    order = butterfly([[t, t + 4] for t in range(4)])
+    deepest, sections, last = lab5_depth(300007)
+    u = 2.0 ** -24
+    kk = 2 * math.ceil(math.log2(300007)) + 17
+    return {
+        "lab5.section": section,
+        "lab5.q1.bk_section": 2 * define("lab4-scan-brent-kung", "BLOCK_THREADS"),
+        "lab5.q2.warp_scan": warp_scan_combines(),
+        "lab5.q2.per_element": lab5_combines_per_element(),
+        "lab5.q2.total": (lab5_combines_per_element() + 1) * section / (section - 1),
+        "lab5.q3.a": section ** 2,
+        "lab5.q3.b": (2 * define("lab4-scan-brent-kung", "BLOCK_THREADS")) ** 2,
+        "lab5.q3.c": (1024 * 8) ** 2,
+        "lab5.q3.levels_2_30": levels(2 ** 30, section),
+        "lab5.q3.levels_2_40": levels(2 ** 40, section),
+        "lab5.q3.kernels_2_40": 2 * levels(2 ** 40, section) - 1,
+        "lab5.q4.sections_pass": -(-(2 ** 22 + 1) // section),
+        "lab5.q4.sections_fail": -(-(2 ** 22 + 2049) // section),
+        "lab5.q4.first_wrong": (section + 1) * section,
+        "lab5.q4.wrong": 2 ** 22 + 2049 - (section + 1) * section,
+        "lab5.q5.grids": [b for _, b in scan_any_kernels(2 ** 26, section)],
+        "lab5.q5.extra_hier": scan_any_traffic(2 ** 26, section) - 4 * 2 ** 26,
+        "lab5.q5.extra_rts": rts_traffic(2 ** 26, section) - 3 * 2 ** 26,
+        "lab5.q5.six_over": 6 * 2 ** 26 // section,
+        "lab5.q6.kernels_2_16": len(scan_any_kernels(2 ** 16, section)),
+        "lab5.q6.s_blocks_2_24": [b for _, b in scan_any_kernels(2 ** 24, section)][1:4],
+        "lab5.q7.reads": (2 ** 26 // section) * (2 ** 26 // section - 1) // 2,
+        "lab5.q8.in_order": list(fold(x)),
+        "lab5.q8.kernel_order": list(fold([x[i] for i in order])),
+        "lab5.q9.k": kk,
+        "lab5.q9.gamma": kk * u / (1 - kk * u),
+        "lab5.q9.bound": kk * u / (1 - kk * u) * 300007 * (0.25 ** 2 / 2 + 1 / 2) / 1.25,
+        "lab5.q9.depth": deepest,
+        "lab5.q9.deepest_sections": sections,
+        "lab5.q9.depth_last": last,
+        "lab5.q10.section": define(LAB5, "BLOCK_THREADS") * 4 * common_define("VEC"),
+        "lab5.q10.levels_2_26": levels(2 ** 26, define(LAB5, "BLOCK_THREADS") * 16),
+        "lab5.q11.order": order,
+    }
+
+
+def lab6_tile():
+    """single_pass_scan's TILE: TILE_THREADS * ROWS * VEC."""
+    return define(LAB6, "TILE_THREADS") * define(LAB6, "ROWS") * common_define("VEC")
+
+
+def state_bytes(tiles, stage):
+    """run_stage's memset: 16 bytes, then a descriptor (8 bytes) per tile, or a
+    flag and a prefix (4 + 4) for the chained stage."""
+    return 16 + tiles * (8 if stage == "lookback" else 2 * 4)
+
+
+def blocks_per_sm(regs, threads, regs_sm=65536, threads_sm=2048, unit=8):
+    """Resident blocks when registers decide: a thread's count rounded up to unit."""
+    per_thread = -(-regs // unit) * unit
+    return min(regs_sm // (per_thread * threads), threads_sm // threads)
+
+
+def tile_life_us(tile, blocks, sms=132, gbps=2997):
+    """Little's law on tiles: resident tiles / tiles finished per us at gbps."""
+    per_us = gbps * 1e3 / (8 * tile)  # a tile reads and writes 4 * tile bytes
+    return sms * blocks / per_us
+
+
+def lab6_depth_stage2(n):
+    """Longest chain into the last tile's last output, serial look-back walking
+    every predecessor down to tile 0: an aggregate (slice total, five-step
+    butterfly over the warps), one fold per predecessor, then the store path."""
+    rows, warps = define(LAB6, "ROWS"), define(LAB6, "TILE_THREADS") // 32
+    depth, _ = section_depths(rows, warps)
+    slice_total = section_depths(rows, 1)[1] - 1
+    aggregate = slice_total + 5
+    preds = -(-n // lab6_tile()) - 1
+    return max(max(depth), aggregate + preds + 1 + 1 + common_define("VEC"))
+
+
+def lab6():
+    """Lab 6's checks: tiles, state bytes, hops, blocks per SM, tile lives."""
+    tile, tiles = lab6_tile(), 2 ** 28 // lab6_tile()
+    threads = define(LAB6, "TILE_THREADS")
+    hop_us = 1.12  # section 3.5: the H100's chained time per tile (perf-notes)
+    out = {
+        "lab6.tile": tile,
+        "lab6.q1.tiles": tiles,
+        "lab6.q1.bytes": state_bytes(tiles, "lookback"),
+        "lab6.q1.bytes_chained": state_bytes(tiles, "chained"),
+        "lab6.q1.fraction": state_bytes(tiles, "lookback") / (8 * 2 ** 28),
+        "lab6.q1.hop_h100": 36.6635e3 / tiles,
+        "lab6.q1.hop_h100_2_24": 2.2963e3 / (2 ** 24 // tile),
+        "lab6.q1.tiles_2_30": 2 ** 30 // tile,
+        "lab6.q1.ms_2_30": 2 ** 30 // tile * hop_us / 1e3,
+        "lab6.q1.ms_16k": 2 ** 28 // 16384 * hop_us / 1e3,
+        "lab6.q2.resident": 132 * blocks_per_sm(64, threads),
+        "lab6.q4.epoch_bits": 32 - math.ceil(math.log2(3)),
+        "lab6.q7.tiles": -(-1000003 // tile),
+        "lab6.q7.k": int(math.log2(4096)) + -(-1000003 // 4096) + 32,
+        "lab6.q7.tile_depth": max(section_depths(define(LAB6, "ROWS"), threads // 32)[0]),
+        "lab6.q7.depth_stage2": lab6_depth_stage2(1000003),
+        "lab6.q9.per_sm": 3.0e12 * 1e-6 / 132,
+    }
+    for rows, regs in ((3, 39), (4, 47), (8, 64)):
+        t, b = threads * rows * common_define("VEC"), blocks_per_sm(regs, threads)
+        out["lab6.q9.blocks_%d" % rows] = b
+        out["lab6.q9.kib_%d" % rows] = b * 4 * t // 1024
+        out["lab6.q9.life_%d" % rows] = tile_life_us(t, b)
+    return out
+
+
+def lab7_shape(size, d):
+    """shape<U, D>: a run of RUN_BYTES cut to whole d-records, slice, tile."""
+    run = define(LAB7, "RUN_BYTES") // size // d * d
+    return run, 32 * run, define(LAB7, "TILE_THREADS") // 32 * 32 * run
+
+
+def decode_run(x, carries, d=1):
+    """decode_run: per order, a prefix sum of stride d from that order's carries;
+    the run's last d values of each order are the state after it."""
+    x, state = list(x), []
+    for carry in carries:
+        x = [v + (carry[i] if i < d else 0) for i, v in enumerate(x)]
+        for i in range(d, len(x)):
+            x[i] += x[i - d]
+        state.append(x[-d:])
+    return x, state
+
+
+def advance(b, s, a):
+    """advance: r[j] = a[j] + sum over e <= j of B[e] * s[j - e] (one component)."""
+    return [a[j] + sum(b[e] * s[j - e] for e in range(j + 1)) for j in range(len(a))]
+
+
+def lab7_q4():
+    """Order 2, two runs of two ones: each run's a, and advance over both."""
+    zero = [[0], [0]]
+    a = [v[0] for v in decode_run([1, 1], zero)[1]]
+    b = [math.comb(2 - 1 + e, e) for e in range(2)]  # B_L, L = 2
+    both = advance(b, a, a)
+    assert both == [v[0] for v in decode_run([1, 1, 1, 1], zero)[1]]
+    return a, b, both
+
+
+def bank_ways(run):
+    """Most lanes on one bank when lane l reads word pad(l * run + i)."""
+    pad = lambda j: j + j // 32
+    worst = 0
+    for i in range(run):
+        banks = [0] * 32
+        for lane in range(32):
+            banks[pad(lane * run + i) % 32] += 1
+        worst = max(worst, max(banks))
+    return worst
+
+
+def three_step_sector_bytes(s):
+    """Bytes per int32 element of compact-3step when the scatter's reads of pos[]
+    and in[] cost a whole 32-byte sector wherever one of its 8 elements is kept
+    (kept elements independent, as in wide data)."""
+    touched = 1 - (1 - s) ** 8
+    return 8 + 8 + 4 + 2 * 4 * touched + 4 * s
+
+
+def decode_ops(order, lanes=32, run=32):
+    """Integer operations per element of an order-k decode: 2 passes of one add
+    per element and order; the warp scan (5 steps of k shuffles and k(k+1)/2
+    multiply-adds a thread); run_start (popcount(lane) moves and k adds)."""
+    move = order * (order + 1) // 2
+    scan = 5 * (move + order)
+    start = sum(bin(lane).count("1") for lane in range(lanes)) / lanes * move + order
+    return 2 * order + (scan + start) / run
+
+
+def lab7():
+    """Lab 7's checks: shapes, traffic models, the carry rule, state bytes."""
+    r3, _, tile3 = lab7_shape(4, 3)
+    _, _, tile1 = lab7_shape(4, 1)
+    _, _, tile64 = lab7_shape(8, 1)
+    a, b, both = lab7_q4()
+    tiles8 = -(-2 ** 28 // lab7_shape(4, 8)[2])
+    return {
+        "lab7.tile": tile1,
+        "lab7.q1.bytes_3step": 24 + 8 * 0.25,
+        "lab7.q1.bytes_fused": 4 + 4 * 0.25,
+        "lab7.q1.ratio": (24 + 8 * 0.25) / (4 + 4 * 0.25),
+        "lab7.q1.ratio_ones": (24 + 8) / (4 + 4),
+        "lab7.q1.measured": 2.4198 / 0.4156,
+        "lab7.q1.sector_bytes": three_step_sector_bytes(0.25),
+        "lab7.q1.sector_ratio": three_step_sector_bytes(0.25) / (4 + 4 * 0.25),
+        "lab7.q2.write_bytes": 4 * 2 ** 28 // 4,
+        "lab7.q3.budget": 132 * 64 * 1.98e9 * 0.508e-3 / 2 ** 28,
+        "lab7.q3.ops_1": decode_ops(1),
+        "lab7.q3.ops_2": decode_ops(2),
+        "lab7.q3.ops_8": decode_ops(8),
+        "lab7.q4.a": a,
+        "lab7.q4.b": b,
+        "lab7.q4.both": both,
+        "lab7.q5.run": r3,
+        "lab7.q5.tile": tile3,
+        "lab7.q5.vectors": 32 * r3 // 4,
+        "lab7.q5.tiles_2_28": -(-2 ** 28 // tile3),
+        "lab7.q5.banks": bank_ways(r3),
+        "lab7.q6.tiles_int64": 2 ** 27 // tile64,
+        "lab7.q6.tiles_int32": 2 ** 28 // tile1,
+        "lab7.q6.words_int64_order8": 8 * 1 * 2,
+        "lab7.q7.handout_bytes": 8 * tiles8 * (4 + 8 * 8),
+        "lab7.q7.pass_bytes": 16 + tiles8 * 8 * 8,
+        "lab7.q7.passes_bytes": 8 * (16 + tiles8 * 8 * 8),
+        "lab7.q7.one_pass_bytes": 16 + tiles8 * 8 * 8 * 8,
+    }
+
+
 def checks():
     """NAME -> value, computed."""
     add = lambda a, b: a + b
@@ -297,6 +632,9 @@ def checks():
         "lab1.q7.warp_steps": lab1_q7(),
         **lab4(),
         **lab2(),
+        **lab5(),
+        **lab6(),
+        **lab7(),
     }
 
 
