@@ -153,12 +153,15 @@ def cell(value, row):
 
 
 def kernels_line(who, runs):
-    """'yours: scan_sections x3, add_section_prefix x2' (in launch order)."""
-    counts = {}
+    """'yours: scan_sections x2 81.0 us, add_section_prefix x1 76.0 us': each
+    kernel's launches and time, in launch order (lab 5 times its kernels)."""
+    counts, ns = {}, {}
     for launch in runs:
-        counts[launch["kernel"]] = counts.get(launch["kernel"], 0) + 1
-    listed = ", ".join("%s x%d" % kc for kc in counts.items()) or "none profiled"
-    return "  %-10s %s" % (who + ":", listed)
+        k = launch["kernel"]
+        counts[k] = counts.get(k, 0) + 1
+        ns[k] = ns.get(k, 0.0) + (launch["metrics"].get(profile_metrics.TIME) or 0.0)
+    listed = ", ".join("%s x%d %.1f us" % (k, c, ns[k] / 1e3) for k, c in counts.items())
+    return "  %-10s %s" % (who + ":", listed or "none profiled")
 
 
 def table(lab, variant, n, sides):
