@@ -259,8 +259,12 @@ def main(argv):
     ncu = find_ncu()
     if args.save:
         os.makedirs(args.save, exist_ok=True)
+    names = [args.variant] if args.variant else variants(args.yours)
+    if not names:
+        print("make profile: %s --list names no variant" % args.yours, file=sys.stderr)
+        return EXIT_NO_REPORT
     worst = 0
-    for variant in [args.variant] if args.variant else variants(args.yours):
+    for variant in names:
         n = parse_size(args.n or DEFAULT_N)
         n = min(n, profile_metrics.VARIANT_MAX_N.get((args.lab, variant), n))
         worst = profile_variant(args, ncu, variant, n) or worst
