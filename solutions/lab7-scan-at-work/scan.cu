@@ -60,9 +60,14 @@
 #ifndef MINB_TUPLES
 #define MINB_TUPLES 4
 #endif
+/* Plain order-1 decoding and the fused compaction: 3 blocks of 256 threads,
+ * as lab 6's tile scan. */
+#ifndef MINB_PLAIN
+#define MINB_PLAIN 3
+#endif
 #define DECODE_MINB(U, K, D)                                                     \
     (sizeof(U) == 8 ? ((K) == 1 ? 3 : 2)                                         \
-                    : (K) == 1 ? ((D) == 1 ? 3 : MINB_TUPLES) : MINB_ORDERS)
+                    : (K) == 1 ? ((D) == 1 ? MINB_PLAIN : MINB_TUPLES) : MINB_ORDERS)
 #define WARPS (TILE_THREADS / 32)
 #define FULL_MASK 0xffffffffu
 #define KMAX KIT_MAX_ORDER /* orders a state holds at most */
@@ -93,15 +98,20 @@ __device__ __forceinline__ unsigned int pad(unsigned int j) { return j + j / 32;
  * on a state as (B_L, a), and two spans one after the other compose:
  * B_{L1+L2} = B_L1 * B_L2 as polynomials, a = B_L2 * a1 + a2.
  */
+/* log2 of the warps per block: the rows of B for 1, 2, 4, ... slices. */
+#define SLICE_ROWS \
+    (WARPS >= 32 ? 5 : WARPS >= 16 ? 4 : WARPS >= 8 ? 3 : WARPS >= 4 ? 2 : WARPS >= 2 ? 1 : 0)
+static_assert((1 << SLICE_ROWS) == WARPS, "TILE_THREADS must be 32 times a power of two");
+
 template <typename U> struct binomials {
-    U c[12][KMAX]; /* B for the lengths below, per component */
+    U c[12 + SLICE_ROWS][KMAX]; /* B for the lengths below, per component */
 };
 /* Which length each row of binomials is for (L: a thread's run per component). */
 enum {
-    B_LANES = 0,  /* rows 0-4: 1, 2, 4, 8, 16 runs (the warp scan's steps, a lane's offset) */
-    B_SLICE = 5,  /* a warp's slice: 32 runs */
-    B_TILES = 6,  /* rows 6-10: 1, 2, 4, 8, 16 tiles (a look-back window's offsets) */
-    B_WINDOW = 11 /* 32 tiles: one whole look-back window */
+    B_LANES = 0,                     /* rows 0-4: 1, 2, 4, 8, 16 runs (the warp scan's steps, a lane's offset) */
+    B_SLICES = 5,                    /* 1, 2, 4, ... WARPS / 2 slices of 32 runs (the warps' scan) */
+    B_TILES = B_SLICES + SLICE_ROWS, /* 5 rows: 1, 2, 4, 8, 16 tiles (a look-back window's offsets) */
+    B_WINDOW = B_TILES + 5           /* 32 tiles: one whole look-back window */
 };
 
 /* A state (or a span's zero-state result): k x d values. */
@@ -135,19 +145,24 @@ __device__ __forceinline__ state<U, K, D> shifted(const U *B, const state<U, K, 
 }
 
 /*
- * Move s along `count` spans (count < 32) of the lengths in rows[0..4]: 1,
- * 2, 4, 8 and 16 spans, one row per binary digit of count (moves along
- * spans of one length commute, so the order does not matter).
+ * Move s along `count` spans (count < 2^BITS) of the lengths in rows[0..]:
+ * 1, 2, 4, ... spans, one row per binary digit of count (moves along spans
+ * of one length commute, so the order does not matter).  Digits from
+ * `limit`'s highest up are skipped: a warp whose counts are all at most
+ * limit (the same in every lane) does only the moves it needs.
  */
-template <typename U, int K, int D>
+template <int BITS, typename U, int K, int D>
 __device__ __forceinline__ state<U, K, D> shifted_by_count(const U (*rows)[KMAX],
                                                            state<U, K, D> s, unsigned int count,
-                                                           int order)
+                                                           unsigned int limit, int order)
 {
 #pragma unroll
-    for (int b = 0; b < 5; b++)
+    for (int b = 0; b < BITS; b++) {
+        if ((limit >> b) == 0)
+            break;
         if ((count >> b) & 1)
             s = shifted(rows[b], s, order);
+    }
     return s;
 }
 
@@ -163,6 +178,21 @@ __device__ __forceinline__ state<U, K, D> shfl_up(const state<U, K, D> &s, unsig
 #pragma unroll
             for (int c = 0; c < D; c++)
                 r.v[j][c] = __shfl_up_sync(FULL_MASK, s.v[j][c], delta);
+    return r;
+}
+
+/* Every value of a state from lane `from` (a broadcast). */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> shfl_from(const state<U, K, D> &s, unsigned int from,
+                                                    int order)
+{
+    state<U, K, D> r = s;
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        if (j < order)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+                r.v[j][c] = __shfl_sync(FULL_MASK, s.v[j][c], from);
     return r;
 }
 
@@ -267,6 +297,30 @@ __device__ __forceinline__ void back_off(unsigned int *ns)
 }
 
 /*
+ * The sum of s over lanes 0..last, in every lane (lanes past `last` hold
+ * zero states).  A butterfly over the smallest power-of-two group that
+ * holds lanes 0..last, then a broadcast from lane 0 when that group is
+ * not the whole warp: when the inclusive prefix lies a few tiles back, as
+ * it mostly does, a few shuffles instead of five rounds of them.
+ */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> window_sum(state<U, K, D> s, unsigned int last, int order)
+{
+#pragma unroll
+    for (unsigned int offset = 1; offset < 32; offset *= 2) {
+        if (offset > last)
+            break;
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            if (j < order)
+#pragma unroll
+                for (int c = 0; c < D; c++)
+                    s.v[j][c] += __shfl_xor_sync(FULL_MASK, s.v[j][c], offset);
+    }
+    return last < 16 ? shfl_from(s, 0, order) : s;
+}
+
+/*
  * Warp 0 of tile `id`, after publishing its aggregate: lab 6's warp-
  * parallel look-back, for states.  Lane k inspects predecessor end - k of
  * each window of 32.  Once no X lies below the first P, lane k's state is
@@ -298,14 +352,8 @@ __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomia
         const unsigned int last = p ? __ffs(p) - 1 : 31;
         if (lane > last)
             clear(s);
-        s = shifted_by_count(bin.c + B_TILES, s, lane, order);
-#pragma unroll
-        for (int j = 0; j < K; j++)
-#pragma unroll
-            for (int c = 0; c < D; c++)
-#pragma unroll
-                for (unsigned int offset = 16; offset > 0; offset /= 2)
-                    s.v[j][c] += __shfl_xor_sync(FULL_MASK, s.v[j][c], offset);
+        s = shifted_by_count<5>(bin.c + B_TILES, s, lane, last, order);
+        s = window_sum(s, last, order);
         before = advance(window, s, before, order);
         if (p)
             break;
@@ -437,31 +485,52 @@ template <typename U, int R> __device__ void write_run(U *buf, const U (&x)[R])
 }
 
 /*
- * Warp 0, once every warp's total is in shared memory: the tile's own
- * result (warps chained from a zero state), published at once as A; the
- * state before the tile (look-back); the state where each warp's slice
- * starts, into ws.before; the tile's inclusive state, published as P.
+ * Warp 0, once every warp's total is in shared memory.  Lane w < WARPS
+ * takes warp w's total and the lanes scan them (at step 1 << b, a lane's
+ * own span is 1 << b slices: B row B_SLICES + b), so the tile's own result
+ * is ready after log2(WARPS) steps instead of a chain of WARPS, and goes
+ * out at once as A.  Then the state before the tile (look-back), the
+ * tile's inclusive state published as P before anything else (successors
+ * may be waiting for it), and last the state where each warp's slice
+ * starts, into ws.before, each lane its own warp's.
  */
 template <typename U, int K, int D>
 __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned int id,
                             const binomials<U> &bin, int order)
 {
-    state<U, K, D> s;
-    clear(s);
-    for (int w = 0; w < WARPS; w++)
-        s = advance(bin.c[B_SLICE], s, ws.total[w], order);
-    publish(st, id, id == 0 ? STATUS_P : STATUS_A, s, order);
-    if (id == 0)
-        clear(s);
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> mine;
+    if (lane < WARPS)
+        mine = ws.total[lane];
     else
-        s = lookback<U, K, D>(st, id, bin, order);
-    for (int w = 0; w < WARPS; w++) {
-        if (threadIdx.x == 0)
-            ws.before[w] = s;
-        s = advance(bin.c[B_SLICE], s, ws.total[w], order);
+        clear(mine);
+#pragma unroll
+    for (int b = 0; b < SLICE_ROWS; b++) {
+        const unsigned int offset = 1u << b;
+        const state<U, K, D> below = shfl_up(mine, offset, order);
+        if (lane >= offset)
+            mine = advance(bin.c[B_SLICES + b], below, mine, order);
     }
-    if (id != 0)
-        publish(st, id, STATUS_P, s, order);
+    const state<U, K, D> total = shfl_from(mine, WARPS - 1, order);
+    publish(st, id, id == 0 ? STATUS_P : STATUS_A, total, order);
+    state<U, K, D> before;
+    if (id == 0) {
+        clear(before);
+    } else {
+        before = lookback<U, K, D>(st, id, bin, order);
+        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, total, order), order);
+    }
+    state<U, K, D> slices_before = shfl_up(mine, 1, order); /* warps 0..w-1 from zero */
+    if (lane == 0)
+        clear(slices_before);
+    state<U, K, D> start = shifted_by_count<SLICE_ROWS>(bin.c + B_SLICES, before, lane, WARPS - 1, order);
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+        for (int c = 0; c < D; c++)
+            start.v[j][c] += slices_before.v[j][c];
+    if (lane < WARPS)
+        ws.before[lane] = start;
 }
 
 /*
@@ -474,7 +543,8 @@ __device__ state<U, K, D> run_start(const warp_states<U, K, D> &ws, const binomi
                                     const state<U, K, D> &lanes_before, int order)
 {
     const unsigned int lane = threadIdx.x % 32;
-    state<U, K, D> s = shifted_by_count(bin.c + B_LANES, ws.before[threadIdx.x / 32], lane, order);
+    state<U, K, D> s = shifted_by_count<5>(bin.c + B_LANES, ws.before[threadIdx.x / 32], lane, 31,
+                                           order);
 #pragma unroll
     for (int j = 0; j < K; j++)
 #pragma unroll
@@ -531,7 +601,7 @@ __global__ void scatter_kernel(const U *in, const unsigned int *flags, const uns
  * warp writes them out in one coalesced stream.
  */
 template <typename U>
-__global__ void __launch_bounds__(TILE_THREADS, 3)
+__global__ void __launch_bounds__(TILE_THREADS, MINB_PLAIN)
     compact_kernel(const U *in, U *out, U *count, size_t n, pred_t pred, tile_state st,
                    binomials<unsigned int> bin, int aligned)
 {
@@ -738,15 +808,10 @@ template <typename U, int D> static binomials<U> make_binomials()
             c = c * (unsigned long long)(shape<U, D>::L - 1 + i) / (unsigned long long)i;
         b.c[B_LANES][e] = (U)c;
     }
-    for (int r = B_LANES + 1; r <= B_SLICE; r++) /* 2, 4, 8, 16, 32 runs */
+    for (int r = B_LANES + 1; r <= B_SLICES; r++) /* 2, 4, 8, 16, 32 runs (1 slice) */
         multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
-    for (int e = 0; e < KMAX; e++) /* one tile: WARPS slices, one after another */
-        b.c[B_TILES][e] = e == 0;
-    for (int w = 0; w < WARPS; w++) {
-        U t[KMAX];
-        multiply_into(b.c[B_TILES], b.c[B_SLICE], t);
-        memcpy(b.c[B_TILES], t, sizeof t);
-    }
+    for (int r = B_SLICES + 1; r <= B_TILES; r++) /* 2, 4, ... WARPS slices (1 tile) */
+        multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
     for (int r = B_TILES + 1; r <= B_WINDOW; r++) /* 2, 4, 8, 16, 32 tiles */
         multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
     return b;

@@ -7,7 +7,8 @@
 # timed at 2^28 int32: order 1, order 8 and 8-tuples, with copy and CUB in
 # the same process.  Any tuning shape can be compared the same way (it
 # replaced device-lab7-shapes.sh): SHAPES overrides the list ("TAG FLAGS...;TAG FLAGS..."); NCU_TAG picks
-# the build ncu looks at (default ref).
+# the build ncu looks at (default ref); SRC another source to build (an
+# earlier version of the solution, to compare in the same session).
 set -u
 OUT=${OUT:-/tmp/device-lab7-order8}
 mkdir -p "$OUT"
@@ -16,7 +17,7 @@ nvidia-smi -L >/dev/null 2>&1 || { echo "device-lab7-order8: SKIPPED: no NVIDIA 
 make -s -j16 build/gpu/ref/lab7 >/dev/null || exit 1
 objs=$(make -B -n build/gpu/ref/lab7 2>/dev/null | tail -1 | grep -o 'build/[^ ]*\.o' | tr '\n' ' ')
 line() { tr '\n' ' ' | sed -e 's/  */ /g' -e 's/lab7-scan-at-work //' -e 's/on NVIDIA [^C]*//'; echo; }
-src=solutions/lab7-scan-at-work/scan.cu
+src=${SRC:-solutions/lab7-scan-at-work/scan.cu}
 build() { # TAG FLAGS...
     local tag=$1; shift
     nvcc -O3 -std=c++17 -arch=sm_90 -I common -I solutions/lab7-scan-at-work -Xptxas -v "$@" \
@@ -27,7 +28,7 @@ build() { # TAG FLAGS...
 IFS=';' read -ra shapes <<<"${SHAPES:-ref -DMINB_ORDERS=2;minb1 -DMINB_ORDERS=1;minb3 -DMINB_ORDERS=3;run64 -DMINB_ORDERS=2 -DRUN_BYTES=64;run64m3 -DMINB_ORDERS=3 -DRUN_BYTES=64;run64m4 -DMINB_ORDERS=4 -DRUN_BYTES=64;t128 -DMINB_ORDERS=4 -DTILE_THREADS=128}"
 for s in "${shapes[@]}"; do build $s & done
 wait
-if command -v ncu >/dev/null; then
+if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
     ncu --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
         -k regex:decode_kernel --launch-count 1 "$OUT/lab7-${NCU_TAG:-ref}" --variant decode --order 8 -n 2^26 -r 0 \
         >"$OUT/ncu-order8.txt" 2>&1
