@@ -239,6 +239,7 @@ endif
 	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/emu-pace.sh
+	@sh tests/host-memory.sh
 	@python3 tests/keys.py
 	@sh tests/handouts.sh
 	@sh tests/dist.sh

@@ -27,17 +27,17 @@ void buffers_exact(int on) { exact_buffers = on; }
 int buffers_are_exact(void) { return exact_buffers; }
 size_t device_guard(void) { return exact_buffers ? 0 : GUARD_ELEMS; }
 
-/* Host memory for `words` 32-bit words; a run without it ends here, with
- * a message that says it is not the GPU's fault. */
-uint32_t *host_words(size_t words)
+void *host_alloc(size_t bytes)
 {
-    uint32_t *host = (uint32_t *)malloc(words * 4);
+    void *host = malloc(bytes ? bytes : 1);
     if (!host) {
-        fprintf(stderr, "out of host memory (%zu bytes): not a CUDA error\n", words * 4);
+        fprintf(stderr, "out of host memory (%zu bytes): the host failed, not the GPU\n", bytes);
         exit(EXIT_HOST_ERROR);
     }
     return host;
 }
+
+uint32_t *host_words(size_t words) { return (uint32_t *)host_alloc(words * 4); }
 
 #ifdef __CUEMU__
 /* Allocate n + the guard band words on the device: `fill` (or `content`)

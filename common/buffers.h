@@ -23,8 +23,11 @@ int buffers_are_exact(void);
 /* The guard band's length on the device: GUARD_ELEMS, or 0 with --exact. */
 size_t device_guard(void);
 
-/* `words` words of host memory; a run without them ends with
- * EXIT_HOST_ERROR and a message that says it is not the GPU's fault. */
+/* `bytes` of host memory; a run without them ends with EXIT_HOST_ERROR
+ * (graded HOST-ERROR, not CUDA-ERROR) and a message that says it is not
+ * the GPU's fault.  Every host allocation of the harness goes through it. */
+void *host_alloc(size_t bytes);
+/* The same in words. */
 uint32_t *host_words(size_t words);
 
 /* The case's input (fenced; encoded for a decode: the input a decode is

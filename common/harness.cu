@@ -67,14 +67,17 @@ static void watch(const char *what)
     alarm((unsigned)(timeout_s + 0.999));
 }
 
-/* One call of the variant's host code; errors it returns are fatal. */
+/* One call of the variant's host code.  An error it returns (lab.h: lab
+ * code returns errors, CUDA_TRY) ends the run here, the one place that
+ * exits on a CUDA error. */
 static void run_once(void *arg)
 {
     job *j = (job *)arg;
     int err = j->variant->run(&j->problem);
     if (err != 0) {
-        fprintf(stderr, "%s: the lab's host code returned CUDA error %d (%s)\n",
-                j->variant->name, err, cudaGetErrorString((cudaError_t)err));
+        fprintf(stderr, "%s: the lab's host code returned CUDA error %s (%s)\n",
+                j->variant->name, cudaGetErrorName((cudaError_t)err),
+                cudaGetErrorString((cudaError_t)err));
         exit(EXIT_CUDA_ERROR);
     }
     cudaError_t launch = cudaGetLastError();
@@ -449,7 +452,8 @@ static int input_unchanged(kind_t kind, const cli_opts *o, const void *data, con
 {
     const void *given = data;
     void *encoded = NULL;
-    if (kind == KIND_DECODE && (encoded = malloc(words * 4 + 4)) != NULL) {
+    if (kind == KIND_DECODE) {
+        encoded = host_words(words + 1);
         memcpy(encoded, data, words * 4);
         ref_encode(encoded, o->n, o->dtype, o->order, o->tuple);
         given = encoded;
@@ -496,11 +500,7 @@ static int run_case(const cli_opts *o, void *prog)
 #ifdef __CUEMU__
     host_input = 1;
 #endif
-    void *in_host = host_input ? malloc((o->n ? o->n : 1) * esize) : NULL;
-    if (host_input && !in_host) {
-        fprintf(stderr, "out of host memory for %zu elements: not a CUDA error\n", o->n);
-        exit(EXIT_HOST_ERROR);
-    }
+    void *in_host = host_input ? host_alloc(o->n * esize) : NULL;
     if (in_host)
         gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
     job j;

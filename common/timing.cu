@@ -8,13 +8,14 @@
 
 #include <stdlib.h>
 
+#include "buffers.h"
 #include "cuda_check.h"
 #include "stats.h"
 
 timing time_runs(void (*fn)(void *), void *arg, int warmup, int reps)
 {
     timing t = {0, 0, reps};
-    double *ms = (double *)calloc(reps > 0 ? (size_t)reps : 1, sizeof *ms);
+    double *ms = (double *)host_alloc((reps > 0 ? (size_t)reps : 1) * sizeof *ms);
     cudaEvent_t start, stop;
 
     for (int i = 0; i < warmup; i++)

@@ -92,11 +92,14 @@ static void keep_first_and_hint(const char *text, char *out, size_t len)
 
 void log_excerpt_text(const char *head, char *out, size_t len)
 {
-    static const char *const markers[] = {"cuemu: error", "CUDA error", "TIMEOUT:", "error:"};
+    static const char *const markers[] = {"out of host memory", "cuemu: error", "CUDA error",
+                                          "TIMEOUT:", "error:"};
     static char text[16384]; /* the log's head: read_head reads 16 KiB */
     const char *from = NULL;
     for (size_t m = 0; m < sizeof markers / sizeof markers[0] && !from; m++)
         from = strstr(head, markers[m]);
+    while (from && from > head && from[-1] != '\n') /* the whole line: file:line first */
+        from--;
     if (from) {
         snprintf(text, sizeof text, "%s", from);
     } else {
@@ -482,6 +485,10 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
     } else if (st->exited && st->code == EXIT_CUDA_ERROR) {
         t->verdict = V_CUDA_ERROR;
         snprintf(t->detail, sizeof t->detail, "%s", excerpt);
+    } else if (st->exited && st->code == EXIT_HOST_ERROR) {
+        t->verdict = V_HOST_ERROR;
+        snprintf(t->detail, sizeof t->detail,
+                 "the machine could not run the case, no fault of the kernel: %s", excerpt);
     } else if (!st->exited || (st->code != 0 && st->code != EXIT_SELF_CHECK_FAILED)) {
         t->verdict = V_NO_RESULT;
         snprintf(t->detail, sizeof t->detail, "%s: %s", how, excerpt);

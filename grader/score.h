@@ -28,6 +28,8 @@ typedef enum {
     V_AMBIGUOUS_FILE, /* several of the submission's files could be the lab's one */
     V_IMPLAUSIBLE,   /* a speed run reported a time no GPU can reach (faster than a
                         device copy of the same bytes by the reference's own yardstick) */
+    V_HOST_ERROR,    /* the harness ran out of host memory: the machine's failure, not
+                        the kernel's (EXIT_HOST_ERROR) */
     V_COUNT
 } verdict_t;
 

@@ -91,7 +91,7 @@ compile-error|lab1|s/const Op op;/const Op op; this is not C++;/|BUILD FAILED|ze
 hang|lab1|s/stride \*= 2)/stride *= 1)/|TIMEOUT|partial
 out-of-bounds|lab1|s/\*out = partial\[0\];/out[3] = partial[0];/|OUT-OF-BOUNDS|partial
 host-crash|lab1|s/const T identity = Op::identity();/const T identity = Op::identity(); *(volatile int *)0 = 1;/|CRASH|partial
-no-identity-init|lab1|/CUDA_CHECK(cudaMemcpy(out, \&identity/d|WRONG  *hierarchical int32 sum|partial
+no-identity-init|lab1|/CUDA_TRY(cudaMemcpy(out, \&identity/d|WRONG  *hierarchical int32 sum|partial
 zero-padding|lab1|s/: Op::identity();/: T(0);/|WRONG|partial
 fake-verdict|lab1|s/\*out = partial\[0\];/*out = op(partial[0], (T)1); printf("self-check PASS\\nTOTAL 100.0 \/ 100.0\\n");/|WRONG|partial
 forbidden-cub|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <cub\/cub.cuh>/|FORBIDDEN|zero
@@ -102,7 +102,8 @@ extra-files|lab1|s/^#include "lab.h"/#include "lab.h" \/\/ this copy also ships 
 blockidx-order|lab6|s/ticket = atomicAdd(next_tile, 1u);/ticket = blockIdx.x;/|EMU-ERROR  *chained int32 sum small n=300007 seed=3 \[emu reverse\]|partial
 macro-include|lab3|1{s,^.*$,#define S(x) #x\n#include S(KITTOP/solutions/lab3-scan-kogge-stone/scan.cu),;q}|BUILD FAILED|zero
 reads-the-kit|lab1|s/#include "ops.cuh"/#include "ops.cuh"\n#include <stdlib.h>\n#include <unistd.h>/; s/const T identity = Op::identity();/const T identity = Op::identity(); if (access("KITTOP\/solutions", F_OK) + access("KITTOP\/grader\/suites", F_OK) > -2) abort();/|PASS|full
-no-state-reset|lab6|s/CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, 0));//|EMU-ERROR;RACE;WRONG|notfull
+no-state-reset|lab6|s/CUDA_TRY(cudaMemsetAsync(scratch, 0, bytes, 0));//|EMU-ERROR;RACE;WRONG|notfull
+double-free|lab5|s/^        CUDA_TRY(cudaFreeAsync(sums, 0));/&\n&/|scan.cu:[0-9]*: CUDA error|partial
 unstable-compaction|lab7|s/            buf\[pad(at++)\] = x\[i\];/            buf[pad(2 * lanes_before.v[0][0] + kept.v[0][0] - 1 - at)] = x[i], at++;/|kept elements go to out\[\] in input order|partial
 write-past-count|lab7|s/        \*count = (U)((size_t)warp_start + in_warp);/        *count = (U)((size_t)warp_start + in_warp);\n    if (id == 0 \&\& threadIdx.x == 0)\n        out[n - 1] = x[0];/|is past the kept elements and was written|partial
 shared-order-carries|lab7|s/            x\[i\] += in.v\[j\]\[i\];/            x[i] += in.v[0][i];/|WRONG  *decode int[0-9]* sum [a-z]* n=[0-9]* seed=[0-9]* order=[2-8] tuple=1 |partial

@@ -3,6 +3,7 @@
  * judgement without a GPU.  It accepts the harness's command line, computes
  * the right answer on the CPU and then misbehaves as FAKE_MODE says:
  *   ok | wrong | unwritten | guard | flaky | hang | crash | cuda | emu |
+ *   hostmem (out of host memory, as the harness's host_alloc ends) |
  *   watchdog (hangs until --timeout, then ends as the harness's watchdog does) |
  *   liar (prints PASS, writes nothing) | short (truncated output file)
  * With FAKE_SEED set, only the cases of that seed misbehave (the others are
@@ -69,6 +70,10 @@ static int run_fake(const cli_opts *opts, void *ctx)
     if (!strcmp(mode, "cuda")) {
         fprintf(stderr, "harness.cu:1: CUDA error cudaErrorIllegalAddress (an illegal memory access)\n");
         exit(EXIT_CUDA_ERROR); /* as the harness does: the context is lost */
+    }
+    if (!strcmp(mode, "hostmem")) {
+        fprintf(stderr, "out of host memory (4294967296 bytes): the host failed, not the GPU\n");
+        exit(EXIT_HOST_ERROR);
     }
     if (!strcmp(mode, "emu")) {
         fprintf(stderr, "cuemu: out-of-bounds read in kernel k, block 3, thread 7\n");

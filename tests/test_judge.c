@@ -79,6 +79,18 @@ Test(judge, process_failures)
     cr_assert(strstr(t.detail, "block 3, thread 7"), "%s", t.detail);
 }
 
+/* A host allocation that fails in the harness is the machine's failure:
+ * its own verdict, never CUDA-ERROR (issue 15). */
+Test(judge, host_memory_is_not_a_cuda_error)
+{
+    test_result t = judge("hostmem", KIND_SCAN, DT_INT32, 10);
+    cr_assert_eq(t.verdict, V_HOST_ERROR, "%s", verdict_name(t.verdict));
+    cr_assert_str_eq(verdict_name(t.verdict), "HOST-ERROR");
+    cr_assert(strstr(t.detail, "out of host memory"), "%s", t.detail);
+    cr_assert(strstr(t.detail, "4294967296 bytes"), "the harness's own words: %s", t.detail);
+    cr_assert(!strstr(t.detail, "CUDA"), "%s", t.detail);
+}
+
 Test(judge, printed_claims_are_not_believed)
 {
     test_result t = judge("liar", KIND_REDUCE, DT_INT32, 10);

@@ -39,6 +39,10 @@ Test(score, verdict_names)
 {
     cr_assert_str_eq(verdict_name(V_PASS), "PASS");
     cr_assert_str_eq(verdict_name(V_OUT_OF_BOUNDS), "OUT-OF-BOUNDS");
+    cr_assert_str_eq(verdict_name(V_HOST_ERROR), "HOST-ERROR");
+    for (int v = 0; v < V_COUNT; v++)
+        cr_assert(verdict_name((verdict_t)v) && verdict_name((verdict_t)v)[0] != '?',
+                  "verdict %d has no name", v);
     cr_assert_str_eq(verdict_name(V_COUNT), "?");
 }
 

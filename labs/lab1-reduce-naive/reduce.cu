@@ -86,15 +86,13 @@ static int run_single_block(const lab_problem *p)
 template <typename T, typename Op>
 static int run_blocks(const lab_problem *p)
 {
-    const T identity = Op::identity();
-    T *out = (T *)p->out;
-    (void)identity;
-    (void)out;
-
-    /* TODO BEGIN 5: copy `identity` into *out (cudaMemcpy, host to device),
-     * then launch reduce_blocks<T, Op> with ceil(n / SECTION) blocks of
-     * BLOCK_THREADS threads.  When n == 0 there is nothing to launch (a grid
-     * of 0 blocks is an error): the identity is the answer. */
+    /* TODO BEGIN 5: set *out to the identity: const T identity =
+     * Op::identity() on the host, copied to out = (T *)p->out with
+     * cudaMemcpy (host to device) inside CUDA_TRY, which returns a failed
+     * call's error from run() to the harness.  Then launch reduce_blocks<T, Op>
+     * with ceil(n / SECTION) blocks of BLOCK_THREADS threads.  When n == 0
+     * there is nothing to launch (a grid of 0 blocks is an error): the
+     * identity is the answer. */
     /* TODO END 5 */
     return cudaGetLastError();
 }

@@ -102,15 +102,15 @@ __global__ void reduce_coarsened(const T *in, T *out, size_t n)
 }
 
 /* *out starts at the identity: every block folds into it atomically. */
-template <typename T, typename Op> static void reset_out(const lab_problem *p)
+template <typename T, typename Op> static cudaError_t reset_out(const lab_problem *p)
 {
     const T identity = Op::identity();
-    CUDA_CHECK(cudaMemcpy(p->out, &identity, sizeof identity, cudaMemcpyHostToDevice));
+    return cudaMemcpy(p->out, &identity, sizeof identity, cudaMemcpyHostToDevice);
 }
 
 template <typename T, typename Op> static int run_convergent(const lab_problem *p)
 {
-    reset_out<T, Op>(p);
+    CUDA_TRY(reset_out<T, Op>(p));
     size_t blocks = (p->n + SECTION - 1) / SECTION;
     if (blocks > 0)
         reduce_convergent<T, Op><<<(unsigned int)blocks, BLOCK_THREADS>>>((const T *)p->in,
@@ -118,26 +118,28 @@ template <typename T, typename Op> static int run_convergent(const lab_problem *
     return cudaGetLastError();
 }
 
-/* Enough blocks to fill the GPU (BLOCKS_PER_SM per SM), never more than
+/* *blocks: enough to fill the GPU (BLOCKS_PER_SM per SM), never more than
  * the input needs: the grid-stride loop does the rest. */
-static unsigned int coarse_grid(size_t n)
+static cudaError_t coarse_grid(size_t n, unsigned int *blocks)
 {
     static int sms = 0;
     if (sms == 0) {
         cudaDeviceProp prop;
-        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
         sms = prop.multiProcessorCount;
     }
     size_t per_block = (size_t)COARSE_THREADS * LOADS_IN_FLIGHT;
     size_t needed = (n + per_block - 1) / per_block;
     size_t fill = (size_t)sms * BLOCKS_PER_SM;
-    return (unsigned int)(needed < fill ? needed : fill);
+    *blocks = (unsigned int)(needed < fill ? needed : fill);
+    return cudaSuccess;
 }
 
 template <typename T, typename Op> static int run_coarsened(const lab_problem *p)
 {
-    reset_out<T, Op>(p);
-    unsigned int blocks = coarse_grid(p->n);
+    unsigned int blocks;
+    CUDA_TRY(reset_out<T, Op>(p));
+    CUDA_TRY(coarse_grid(p->n, &blocks));
     if (blocks > 0)
         reduce_coarsened<T, Op><<<blocks, COARSE_THREADS>>>((const T *)p->in, (T *)p->out, p->n);
     return cudaGetLastError();

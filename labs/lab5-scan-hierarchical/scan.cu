@@ -116,11 +116,12 @@ template <typename T, typename Op> __global__ void add_section_prefix(T *out, co
  * recursion: S has ceil(n / SECTION) elements; when that is more than one
  * section, scanning S is the very same problem.
  */
-template <typename T, typename Op> static void scan_any(const T *in, T *out, size_t n, int exclusive)
+template <typename T, typename Op>
+static cudaError_t scan_any(const T *in, T *out, size_t n, int exclusive)
 {
     const size_t sections = (n + SECTION - 1) / SECTION;
     if (sections == 0)
-        return;
+        return cudaSuccess;
 
     /* TODO BEGIN 3: the host side.
      *  - one section: launch scan_sections<T, Op> with 1 block and sums = NULL;
@@ -129,10 +130,13 @@ template <typename T, typename Op> static void scan_any(const T *in, T *out, siz
      *    scan S in place, inclusively, by calling scan_any<T, Op>(S, S,
      *    sections, 0); launch add_section_prefix<T, Op> with sections - 1
      *    blocks; free S with cudaFreeAsync(S, 0).
-     * Blocks have BLOCK_THREADS threads.  Check every CUDA call with
-     * CUDA_CHECK.  (Stream-ordered allocation: no device-wide sync, unlike
-     * cudaMalloc / cudaFree.) */
+     * Blocks have BLOCK_THREADS threads.  Check every CUDA call, every
+     * launch (CUDA_TRY(cudaGetLastError())) and the recursive call with
+     * CUDA_TRY: it returns a failed call's error to the caller.
+     * (Stream-ordered allocation: no device-wide sync, unlike cudaMalloc /
+     * cudaFree.) */
     /* TODO END 3 */
+    return cudaSuccess;
 }
 
 /* ---- stage 2: reduce, then scan ------------------------------------------------ */
@@ -182,33 +186,33 @@ template <typename T, typename Op> __global__ void reduce_sections(const T *in, 
  * once, final.
  */
 template <typename T, typename Op>
-static void reduce_then_scan(const T *in, T *out, size_t n, int exclusive)
+static cudaError_t reduce_then_scan(const T *in, T *out, size_t n, int exclusive)
 {
     const size_t sections = (n + SECTION - 1) / SECTION;
-    if (sections <= 1) { /* nothing to reduce: scan_any's one-section scan is the whole job */
-        scan_any<T, Op>(in, out, n, exclusive);
-        return;
-    }
+    if (sections <= 1) /* nothing to reduce: scan_any's one-section scan is the whole job */
+        return scan_any<T, Op>(in, out, n, exclusive);
 
     /* TODO BEGIN 5: the host side of stage 2 (sections > 1): allocate S
      * (sections elements) with cudaMallocAsync; launch reduce_sections<T, Op>
      * with `sections` blocks writing S; scan S in place, inclusively, with
      * scan_any<T, Op>(S, S, sections, 0); launch scan_sections with
      * `sections` blocks, sums = NULL and carry = S (block b combines S[b - 1]
-     * in); free S with cudaFreeAsync.  Check every CUDA call with CUDA_CHECK. */
+     * in); free S with cudaFreeAsync.  As in TODO 3, CUDA_TRY every CUDA
+     * call, launch and scan_any. */
     /* TODO END 5 */
+    return cudaSuccess;
 }
 
 /* ---- the variants ----------------------------------------------------------------- */
 
 template <typename T, typename Op> static int run_scan(const lab_problem *p)
 {
-    scan_any<T, Op>((const T *)p->in, (T *)p->out, p->n, p->exclusive);
+    CUDA_TRY(scan_any<T, Op>((const T *)p->in, (T *)p->out, p->n, p->exclusive));
     return cudaGetLastError();
 }
 template <typename T, typename Op> static int run_reduce_then_scan(const lab_problem *p)
 {
-    reduce_then_scan<T, Op>((const T *)p->in, (T *)p->out, p->n, p->exclusive);
+    CUDA_TRY(reduce_then_scan<T, Op>((const T *)p->in, (T *)p->out, p->n, p->exclusive));
     return cudaGetLastError();
 }
 

@@ -104,16 +104,16 @@ static int run_single_block(const lab_problem *p)
 template <typename T, typename Op>
 static int run_blocks(const lab_problem *p)
 {
+    /* TODO BEGIN 5: set *out to the identity: const T identity =
+     * Op::identity() on the host, copied to out = (T *)p->out with
+     * cudaMemcpy (host to device) inside CUDA_TRY, which returns a failed
+     * call's error from run() to the harness.  Then launch reduce_blocks<T, Op>
+     * with ceil(n / SECTION) blocks of BLOCK_THREADS threads.  When n == 0
+     * there is nothing to launch (a grid of 0 blocks is an error): the
+     * identity is the answer. */
     const T identity = Op::identity();
     T *out = (T *)p->out;
-    (void)identity;
-    (void)out;
-
-    /* TODO BEGIN 5: copy `identity` into *out (cudaMemcpy, host to device),
-     * then launch reduce_blocks<T, Op> with ceil(n / SECTION) blocks of
-     * BLOCK_THREADS threads.  When n == 0 there is nothing to launch (a grid
-     * of 0 blocks is an error): the identity is the answer. */
-    CUDA_CHECK(cudaMemcpy(out, &identity, sizeof identity, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(out, &identity, sizeof identity, cudaMemcpyHostToDevice));
     size_t blocks = (p->n + SECTION - 1) / SECTION;
     if (blocks > 0)
         reduce_blocks<T, Op><<<(unsigned int)blocks, BLOCK_THREADS>>>((const T *)p->in, out, p->n);

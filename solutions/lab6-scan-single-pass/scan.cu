@@ -370,17 +370,20 @@ __global__ void __launch_bounds__(TILE_THREADS)
  * cost that dominated small scans before: issue 9 measured 0.054 ms at 2^16
  * for the previous reference).  Process exit returns it to the driver.
  */
-static char *tile_state_memory(size_t bytes)
+static cudaError_t tile_state_memory(size_t bytes, char **state)
 {
     static char *memory;
     static size_t capacity;
     if (bytes > capacity) {
         if (memory)
-            CUDA_CHECK(cudaFree(memory)); /* waits for the launches still using it */
-        CUDA_CHECK(cudaMalloc((void **)&memory, bytes));
+            CUDA_TRY(cudaFree(memory)); /* waits for the launches still using it */
+        memory = NULL; /* not left dangling if the allocation below fails */
+        capacity = 0;
+        CUDA_TRY(cudaMalloc((void **)&memory, bytes));
         capacity = bytes;
     }
-    return memory;
+    *state = memory;
+    return cudaSuccess;
 }
 
 /*
@@ -395,8 +398,9 @@ template <typename T, typename Op, int STAGE> static int run_stage(const lab_pro
         return cudaSuccess;
     const size_t per_tile = STAGE >= LOOKBACK ? sizeof(descriptor) : 2 * sizeof(unsigned int);
     const size_t bytes = 16 + tiles * per_tile;
-    char *scratch = tile_state_memory(bytes);
-    CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, 0));
+    char *scratch;
+    CUDA_TRY(tile_state_memory(bytes, &scratch));
+    CUDA_TRY(cudaMemsetAsync(scratch, 0, bytes, 0));
     tile_state st;
     st.next_tile = (unsigned int *)scratch;
     st.tiles = (descriptor *)(scratch + 16);
@@ -406,8 +410,7 @@ template <typename T, typename Op, int STAGE> static int run_stage(const lab_pro
     const int aligned = (((uintptr_t)p->in | (uintptr_t)p->out) % 16) == 0;
     single_pass_scan<T, Op, STAGE><<<(unsigned int)tiles, TILE_THREADS>>>(
         (const T *)p->in, (T *)p->out, p->n, p->exclusive, aligned, st);
-    CUDA_CHECK(cudaGetLastError());
-    return cudaSuccess;
+    return cudaGetLastError();
 }
 
 template <typename T, typename Op> static int run_chained_blockidx(const lab_problem *p)
