@@ -241,6 +241,7 @@ endif
 	@sh tests/emu-pace.sh
 	@sh tests/host-memory.sh
 	@python3 tests/keys.py
+	@python3 tests/lab6-tile.py
 	@sh tests/handouts.sh
 	@sh tests/dist.sh
 	@sh tests/bench.sh
