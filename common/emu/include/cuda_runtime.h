@@ -206,6 +206,7 @@ typedef struct cudaDeviceProp {
     int major;
     int minor;
     size_t textureAlignment;
+    size_t texturePitchAlignment;
     int deviceOverlap;
     int multiProcessorCount;
     int kernelExecTimeoutEnabled;

@@ -7,6 +7,7 @@
  * stream has finished.
  */
 #include "internal.h"
+#include "device_model.h"
 
 namespace {
 size_t g_limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
@@ -64,6 +65,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
     case cudaDevAttrMaxPersistingL2CacheSize: v = p.persistingL2CacheMaxSize; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: v = p.accessPolicyMaxWindowSize; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: v = (int)p.reservedSharedMemPerBlock; break;
+    case cudaDevAttrTexturePitchAlignment: v = (int)p.texturePitchAlignment; break;
     case cudaDevAttrConcurrentManagedAccess: v = 1; break;
     case cudaDevAttrPageableMemoryAccess: v = 1; break;
     default: v = 0; /* a feature the emulated device does not have */
@@ -90,14 +94,15 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, 
 }
 
 /* 1024 threads fill an emulated SM as well as any smaller block (no
- * registers are modelled); the grid that fills every SM goes with it. */
+ * registers are modelled); the grid that fills every SM of the emulated
+ * H100 goes with it. */
 cudaError_t cuemu_max_potential_block_size(int *min_grid, int *block_size, size_t dyn_smem, int limit)
 {
     if (!min_grid || !block_size)
         return cudaErrorInvalidValue;
     int bs = limit > 0 && limit < 1024 ? limit : 1024;
     *block_size = bs;
-    *min_grid = cuemu::blocks_per_sm(bs, dyn_smem) * cuemu::worker_count();
+    *min_grid = cuemu::blocks_per_sm(bs, dyn_smem) * cuemu::h100::SMS;
     return cudaSuccess;
 }
 

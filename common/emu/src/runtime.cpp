@@ -5,6 +5,7 @@
  * diagnostic naming the kernel, block and thread.
  */
 #include "internal.h"
+#include "device_model.h"
 
 #include <chrono>
 #include <map>
@@ -435,7 +436,7 @@ cudaError_t cuemu_register_symbol(void *addr, size_t size)
 
 cudaError_t cuemu_set_max_dynamic_shared(int bytes)
 {
-    if (bytes < 0 || bytes > 227 * 1024)
+    if (bytes < 0 || bytes > (int)h100::SHARED_OPTIN)
         return g_last_error = cudaErrorInvalidValue;
     if ((size_t)bytes > max_dynamic_shared())
         set_max_dynamic_shared((size_t)bytes);
@@ -552,39 +553,45 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device)
     if (device != 0)
         return g_last_error = cudaErrorInvalidDevice;
     memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "cuemu CPU emulator (%d worker threads)", worker_count());
+    using namespace h100;
+    snprintf(p->name, sizeof p->name, "cuemu CPU emulator (an H100 SXM's properties, %d worker threads)",
+             worker_count());
     long pages = sysconf(_SC_PHYS_PAGES);
     p->totalGlobalMem = pages > 0 ? (size_t)pages * page() : (size_t)8 << 30;
-    p->sharedMemPerBlock = 48 * 1024;
-    p->sharedMemPerBlockOptin = 227 * 1024;
-    p->sharedMemPerMultiprocessor = 228 * 1024;
-    p->regsPerBlock = 65536;
-    p->regsPerMultiprocessor = 65536;
-    p->warpSize = 32;
-    p->memPitch = (size_t)1 << 31;
-    p->maxThreadsPerBlock = 1024;
-    p->maxThreadsDim[0] = 1024;
-    p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 0x7fffffff;
-    p->maxGridSize[1] = 65535;
-    p->maxGridSize[2] = 65535;
-    p->clockRate = 1000000;
-    p->totalConstMem = 65536;
-    p->major = 9;
-    p->minor = 0;
-    p->textureAlignment = 512;
+    p->sharedMemPerBlock = SHARED_PER_BLOCK;
+    p->sharedMemPerBlockOptin = SHARED_OPTIN;
+    p->sharedMemPerMultiprocessor = SHARED_PER_SM;
+    p->reservedSharedMemPerBlock = SHARED_RESERVED;
+    p->regsPerBlock = REGS_PER_BLOCK;
+    p->regsPerMultiprocessor = REGS_PER_SM;
+    p->warpSize = WARP;
+    p->memPitch = MEM_PITCH;
+    p->maxThreadsPerBlock = THREADS_PER_BLOCK;
+    p->maxThreadsDim[0] = BLOCK_DIM_XY;
+    p->maxThreadsDim[1] = BLOCK_DIM_XY;
+    p->maxThreadsDim[2] = BLOCK_DIM_Z;
+    p->maxGridSize[0] = GRID_X;
+    p->maxGridSize[1] = GRID_YZ;
+    p->maxGridSize[2] = GRID_YZ;
+    p->clockRate = CLOCK_KHZ;
+    p->totalConstMem = CONST_MEM;
+    p->major = CC_MAJOR;
+    p->minor = CC_MINOR;
+    p->textureAlignment = TEXTURE_ALIGN;
+    p->texturePitchAlignment = TEXTURE_PITCH_ALIGN;
     p->deviceOverlap = 1;
-    p->multiProcessorCount = worker_count();
+    p->multiProcessorCount = SMS; /* not worker_count(): README, "Compared with a GPU" */
     p->canMapHostMemory = 1;
-    p->concurrentKernels = 0;
-    p->asyncEngineCount = 0;
+    p->concurrentKernels = 1;
+    p->asyncEngineCount = COPY_ENGINES;
     p->unifiedAddressing = 1;
-    p->memoryClockRate = 1000000;
-    p->memoryBusWidth = 64;
-    p->l2CacheSize = 4 * 1024 * 1024;
-    p->maxThreadsPerMultiProcessor = 2048;
-    p->maxBlocksPerMultiProcessor = 32;
+    p->memoryClockRate = MEM_CLOCK_KHZ;
+    p->memoryBusWidth = MEM_BUS_BITS;
+    p->l2CacheSize = L2_BYTES;
+    p->persistingL2CacheMaxSize = L2_PERSIST;
+    p->accessPolicyMaxWindowSize = ACCESS_WINDOW;
+    p->maxThreadsPerMultiProcessor = THREADS_PER_SM;
+    p->maxBlocksPerMultiProcessor = BLOCKS_PER_SM;
     p->managedMemory = 1;          /* cudaMallocManaged (device_api.cpp) */
     p->cooperativeLaunch = 1;      /* cudaLaunchCooperativeKernel, grid.sync() */
     p->concurrentManagedAccess = 1;
