@@ -10,6 +10,8 @@
 #include "internal.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <vector>
 
 /* A fiber's saved context: its stack pointer (sched.cpp's own switch on
@@ -24,7 +26,9 @@ using boost::context::detail::fcontext_t;
 namespace cuemu {
 namespace detail {
 
-enum FiberState : unsigned char { RUNNABLE, AT_BARRIER, AT_WARP, AT_ACTIVEMASK, EXITED };
+/* AT_VOLATILE: at a volatile access, waiting for the other lanes of its
+ * warp to reach theirs (warp.cpp, volatile_step). */
+enum FiberState : unsigned char { RUNNABLE, AT_BARRIER, AT_WARP, AT_ACTIVEMASK, AT_VOLATILE, EXITED };
 
 struct Fiber {
     fcontext_t ctx;
@@ -39,6 +43,7 @@ struct Fiber {
     int src;                    /* warp op: lane it reads from */
     unsigned long long value;   /* warp op: what it contributes */
     unsigned long long result;  /* warp op: what it receives */
+    bool vol_stored;            /* made a volatile store since its warp last met */
 };
 
 struct Grid {
@@ -56,6 +61,8 @@ struct Grid {
     bool cooperative = false;                     /* cudaLaunchCooperativeKernel */
     std::atomic<unsigned long long> sync_count{0}; /* blocks waiting at grid.sync() */
     std::atomic<unsigned long long> sync_gen{0};   /* grid.sync() openings so far */
+    std::mutex sync_mu;              /* blocks asleep at grid.sync() wait on sync_cv */
+    std::condition_variable sync_cv;
 };
 
 struct Worker {
@@ -63,14 +70,17 @@ struct Worker {
     fcontext_t sched = nullptr;
     std::vector<Fiber> fibers;
     std::vector<char *> stacks; /* base (guard page) of each stack */
+    std::vector<bool> canaries; /* stack i has a canary instead of a guard page */
     std::vector<unsigned> perm;
     unsigned warp_arrived[32] = {};
     bool warp_mixed[32] = {}; /* waiting lanes of the warp are in different operations */
+    unsigned char warp_vol[32] = {}; /* VOL_LOADED | VOL_STORED since the warp last met */
     char *smem_region = nullptr; /* dynamic shared memory + guard page */
     size_t smem_cap = 0;
+    size_t smem_filled = 0; /* bytes at the region's end filled with 0xff so far */
     Grid *grid = nullptr;
     unsigned n = 0; /* threads in the current block */
-    int nrunnable = 0, nexited = 0, nbarrier = 0, nwarp = 0, nactivemask = 0;
+    int nrunnable = 0, nexited = 0, nbarrier = 0, nwarp = 0, nactivemask = 0, nvolatile = 0;
     int bar_count = 0, bar_result = 0;
     std::atomic<bool> busy{false};
     uint3 block{0, 0, 0};
@@ -100,8 +110,25 @@ size_t page_size();
 void resolve_stall(Worker *w);
 /* __activemask(): give each lane waiting at it its converged group. */
 void release_activemask(Worker *w);
+/* After a pass: lanes waiting at a volatile access go on in every warp
+ * whose other lanes have all stopped (warp.cpp). */
+void release_volatile(Worker *w);
+/* What the lanes of a warp did with volatile memory since they last met
+ * (block start, a barrier, a warp operation of all its lanes): volatile
+ * accesses that nobody could tell apart from lockstep need no turns. */
+enum { VOL_LOADED = 1, VOL_STORED = 2 };
+/* The lanes of warp wi (all of them, or the whole block: wi < 0) have met:
+ * what they did with volatile memory before no longer matters. */
+void volatile_met(Worker *w, int wi);
 /* End the run with a diagnostic about a block (printf-style). */
 [[noreturn]] void fail_block(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The base of fiber i's stack (its guard page, or the page below its
+ * canary), allocated on first use (stacks.cpp). */
+char *stack_for(Worker *w, unsigned i);
+/* Fiber i has ended: a stack without a guard page must still have its
+ * canary, or the run ends with a stack overflow report. */
+void check_stack(Worker *w, unsigned i);
 
 /* The running fiber stops here until its scheduler runs it again
  * (sched.cpp): at a barrier, in a warp operation, or to let others run. */

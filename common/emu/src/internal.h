@@ -67,6 +67,9 @@ bool describe_shared_address(uintptr_t addr, char *buf, size_t len);
  * back a store there: the frame may be gone, and the stack reused by
  * pushes and spills it cannot see, before the store would be written.) */
 bool on_fiber_stack(uintptr_t addr);
+/* A CUDA thread is about to make a volatile access of addr: the lanes of
+ * its warp take the step together (warp.cpp). */
+void volatile_step(uintptr_t addr, bool store);
 void install_altstack();
 size_t max_dynamic_shared();
 void set_max_dynamic_shared(size_t bytes);
@@ -74,6 +77,29 @@ void set_max_dynamic_shared(size_t bytes);
  * memory (occupancy API, cooperative launches). */
 int blocks_per_sm(int threads, size_t shmem);
 int worker_count();
+
+/* ---- the scheduler (sched.cpp, warp.cpp) ----------------------------------
+ * Tunables, each with its reason:
+ *   GUARDED_STACKS_PERCENT: the share of the process's memory mappings
+ *     (vm.max_map_count) that fiber stacks with a guard page of their own
+ *     may take, two mappings each; device allocations and the C library
+ *     need the rest.  16 workers of 1024 threads take 32768 of the default
+ *     65530; a cooperative grid that fills the emulated H100 needs far more.
+ *   STACKS_PER_ARENA: stacks without a guard page are mapped this many at a
+ *     time (one mapping each time).
+ *   STACK_CANARY: what the lowest word of a stack without a guard page
+ *     holds until an overflow overwrites it.
+ *   GRID_SYNC_SPINS: yields a block's thread 0 makes at grid.sync() before
+ *     it sleeps on the grid's condition variable: the last blocks arrive
+ *     within microseconds, but a cooperative grid may have thousands of
+ *     blocks, each holding an OS thread, and sleeping ones cost nothing.
+ *   GRID_SYNC_CHECK_MS: a block asleep at grid.sync() is woken when the
+ *     grid opens, or when a block of the grid exits (a divergence); it
+ *     also wakes this often, in case a wake-up is missed.  Thousands of
+ *     sleeping blocks waking often would take the CPU from the others. */
+enum { GUARDED_STACKS_PERCENT = 50, STACKS_PER_ARENA = 64, GRID_SYNC_SPINS = 64,
+       GRID_SYNC_CHECK_MS = 1000 };
+constexpr unsigned long long STACK_CANARY = 0x5afe57acc0ffee11ull;
 
 /* ---- CUEMU_MEMORY=weak (memory.cpp) ------------------------------------
  * Tunables, each with its reason:

@@ -387,11 +387,21 @@ void __tsan_vptr_read(void **) {}
 void __tsan_read_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size, false); }
 void __tsan_write_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size, true); }
 
+/* A volatile access is a step the lanes of a warp take together
+ * (volatile_step), then what CUEMU_MEMORY=weak does with it. */
 #define CUEMU_ACCESS(N)                                                                    \
     void __tsan_read##N(void *a) { hook((uintptr_t)a, N, false); }                         \
     void __tsan_write##N(void *a) { hook((uintptr_t)a, N, true); }                         \
-    void __tsan_volatile_read##N(void *a) { volatile_load_hook((uintptr_t)a, N, CUEMU_PC); } \
-    void __tsan_volatile_write##N(void *a) { volatile_store_hook((uintptr_t)a, N, CUEMU_PC); }
+    void __tsan_volatile_read##N(void *a)                                                  \
+    {                                                                                      \
+        cuemu::volatile_step((uintptr_t)a, false);                                                \
+        volatile_load_hook((uintptr_t)a, N, CUEMU_PC);                                     \
+    }                                                                                      \
+    void __tsan_volatile_write##N(void *a)                                                 \
+    {                                                                                      \
+        cuemu::volatile_step((uintptr_t)a, true);                                                \
+        volatile_store_hook((uintptr_t)a, N, CUEMU_PC);                                    \
+    }
 CUEMU_ACCESS(1)
 CUEMU_ACCESS(2)
 CUEMU_ACCESS(4)
@@ -401,9 +411,15 @@ CUEMU_ACCESS(16)
     void __tsan_unaligned_read##N(void *a) { hook((uintptr_t)a, N, false); }               \
     void __tsan_unaligned_write##N(void *a) { hook((uintptr_t)a, N, true); }               \
     void __tsan_unaligned_volatile_read##N(void *a)                                        \
-    { volatile_load_hook((uintptr_t)a, N, CUEMU_PC); }                                     \
+    {                                                                                      \
+        cuemu::volatile_step((uintptr_t)a, false);                                                \
+        volatile_load_hook((uintptr_t)a, N, CUEMU_PC);                                     \
+    }                                                                                      \
     void __tsan_unaligned_volatile_write##N(void *a)                                       \
-    { volatile_store_hook((uintptr_t)a, N, CUEMU_PC); }
+    {                                                                                      \
+        cuemu::volatile_step((uintptr_t)a, true);                                                \
+        volatile_store_hook((uintptr_t)a, N, CUEMU_PC);                                    \
+    }
 CUEMU_UNALIGNED(2)
 CUEMU_UNALIGNED(4)
 CUEMU_UNALIGNED(8)

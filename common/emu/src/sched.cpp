@@ -13,6 +13,7 @@
  */
 #include "internal.h"
 #include "fiber.h"
+#include "device_model.h"
 
 #if !defined(__x86_64__)
 #include <boost/context/detail/fcontext.hpp>
@@ -112,8 +113,8 @@ std::vector<Worker *> g_workers;
 Grid *g_grid = nullptr;
 unsigned long long g_gen = 0;
 int g_active = 0;
-size_t g_max_dyn_smem = 48 * 1024;
-const size_t SMEM_REGION = 228 * 1024; /* the most a Hopper block may opt in to */
+size_t g_max_dyn_smem = h100::SHARED_PER_BLOCK;
+const size_t SMEM_REGION = h100::SHARED_PER_SM; /* more than a block may opt in to */
 
 unsigned long long mix(unsigned long long x)
 {
@@ -245,6 +246,7 @@ void fiber_body()
         diag_exit("a C++ exception escaped from device code");
     }
     Fiber *f = tl_fiber;
+    check_stack(w, f->linear);
     mem_settle();
     f->state = EXITED;
     w->nrunnable--;
@@ -278,19 +280,6 @@ fcontext_t new_context(char *top)
 }
 #endif
 
-char *stack_for(Worker *w, unsigned i)
-{
-    while (w->stacks.size() <= i) {
-        size_t len = g_settings.stack_bytes + page_size();
-        void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED)
-            diag_exit("cannot allocate a fiber stack (%zu bytes)", len);
-        mprotect(p, page_size(), PROT_NONE); /* guard page: stack overflow faults */
-        w->stacks.push_back((char *)p);
-    }
-    return w->stacks[i];
-}
-
 void run_block(Worker *w, Grid *g, unsigned long long b)
 {
     const Settings &s = g_settings;
@@ -318,16 +307,23 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         f.linear = i;
         f.state = RUNNABLE;
         f.soft = false;
+        f.vol_stored = false;
         f.file = "";
         f.line = 0;
     }
     memset(w->warp_arrived, 0, sizeof w->warp_arrived);
     memset(w->warp_mixed, 0, sizeof w->warp_mixed);
+    memset(w->warp_vol, 0, sizeof w->warp_vol);
     w->nrunnable = (int)n;
-    w->nexited = w->nbarrier = w->nwarp = w->nactivemask = 0;
+    w->nexited = w->nbarrier = w->nwarp = w->nactivemask = w->nvolatile = 0;
     w->bar_count = w->bar_result = 0;
     mem_block_begin(b);
-    dyn_smem_base = w->smem_region + w->smem_cap - ((g->shmem + 15) & ~(size_t)15);
+    size_t dyn = (g->shmem + 15) & ~(size_t)15;
+    if (dyn > w->smem_filled) { /* uninitialised shared memory reads as NaN / -1 */
+        memset(w->smem_region + w->smem_cap - dyn, 0xff, dyn - w->smem_filled);
+        w->smem_filled = dyn;
+    }
+    dyn_smem_base = w->smem_region + w->smem_cap - dyn;
 
     if (w->perm.size() < n)
         w->perm.resize(n);
@@ -357,6 +353,8 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         w->cur = nullptr;
         if (w->nactivemask > 0)
             release_activemask(w);
+        if (w->nvolatile > 0)
+            release_volatile(w);
         if (w->nexited == (int)n)
             break;
         if (w->nrunnable == 0)
@@ -401,7 +399,7 @@ void worker_main(Worker *w)
     if (p == MAP_FAILED)
         diag_exit("cannot allocate shared memory for a worker");
     w->smem_region = (char *)p;
-    memset(p, 0xff, w->smem_cap); /* uninitialised shared memory reads as NaN / -1 */
+    w->smem_filled = 0; /* filled with 0xff as blocks need it (run_block) */
     mprotect(w->smem_region + w->smem_cap, ps, PROT_NONE);
 
     unsigned long long seen = 0;
@@ -426,7 +424,12 @@ void worker_main(Worker *w)
             run_block(w, g, block_at(g, k));
             w->busy = false;
             g_progress.fetch_add(1, std::memory_order_relaxed);
-            if (g->done.fetch_add(1) + 1 == g->total) {
+            bool last = g->done.fetch_add(1) + 1 == g->total;
+            if (g->cooperative) { /* blocks asleep at grid.sync() check for a divergence */
+                std::lock_guard<std::mutex> lk(g->sync_mu);
+                g->sync_cv.notify_all();
+            }
+            if (last) {
                 std::lock_guard<std::mutex> lk(g_mu);
                 g_cv_host.notify_all();
             }
@@ -485,6 +488,7 @@ void start_workers()
             case RUNNABLE: run++; if (!first_run) first_run = &f; break;
             case AT_BARRIER: bar++; if (!first_bar) first_bar = &f; break;
             case AT_WARP: case AT_ACTIVEMASK: warp++; if (!first_warp) first_warp = &f; break;
+            case AT_VOLATILE: run++; if (!first_run) first_run = &f; break;
             default: exited++;
             }
         }
@@ -583,7 +587,7 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
 
     g.cooperative = cfg.cooperative;
     if (cfg.cooperative &&
-        g.total > (unsigned long long)blocks_per_sm((int)nthreads, cfg.shmem) * s.threads) {
+        g.total > (unsigned long long)blocks_per_sm((int)nthreads, cfg.shmem) * h100::SMS) {
         set_last_error(cudaErrorCooperativeLaunchTooLarge);
         return cudaErrorCooperativeLaunchTooLarge;
     }
@@ -611,67 +615,6 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     g_grid = nullptr;
     g_cv_host.wait(lk, [] { return g_active == 0; });
     return cudaSuccess;
-}
-
-/* Resident blocks per emulated SM (the occupancy API and the limit of a
- * cooperative launch): by threads (2048 per SM, at most 32 blocks) and by
- * dynamic shared memory (228 KiB per SM, 1 KiB reserved per block);
- * registers are not modelled. */
-int blocks_per_sm(int threads, size_t shmem)
-{
-    if (threads <= 0 || threads > 1024)
-        return 0;
-    int warps = (threads + 31) / 32;
-    int n = std::min(32, 64 / warps);
-    if (shmem > 0)
-        n = std::min<long long>(n, (long long)(228 * 1024) / (long long)(shmem + 1024));
-    return n;
-}
-
-bool grid_is_cooperative()
-{
-    Worker *w = tl_worker;
-    return w && w->grid && w->grid->cooperative;
-}
-
-/* grid_group::sync(): the block meets at a barrier, then its thread 0
- * waits (holding the worker, as a resident block holds its SM) until every
- * block of the grid has arrived; a second barrier releases the block. */
-void grid_sync(const char *file, int line)
-{
-    Worker *w = tl_worker;
-    Fiber *f = tl_fiber;
-    if (!w || !f)
-        trap("grid_group::sync() outside a kernel", file, line);
-    Grid *g = w->grid;
-    if (!g->cooperative)
-        diag_exit("grid_group::sync() at %s:%d in a kernel not launched with "
-                  "cudaLaunchCooperativeKernel (a GPU does not synchronise the grid either)",
-                  file, line);
-    block_sync(BAR_PLAIN, 0, file, line);
-    if (f->linear == 0) {
-        thread_fence(FENCE_DEVICE);
-        unsigned long long gen = g->sync_gen.load();
-        if (g->sync_count.fetch_add(1) + 1 == g->total) {
-            g->sync_count.store(0);
-            g->sync_gen.fetch_add(1);
-            g_progress.fetch_add(1, std::memory_order_relaxed);
-        } else {
-            for (int spins = 0; g->sync_gen.load() == gen; spins++) {
-                if (g->done.load() > 0)
-                    diag_exit("divergent grid sync: block (%u,%u,%u) waits at grid_group::sync() "
-                              "(%s:%d), but %llu block(s) of the grid have exited without it",
-                              w->block.x, w->block.y, w->block.z, file, line,
-                              (unsigned long long)g->done.load());
-                if (spins < 64)
-                    sched_yield();
-                else
-                    std::this_thread::sleep_for(std::chrono::microseconds(20));
-            }
-        }
-        thread_fence(FENCE_DEVICE);
-    }
-    block_sync(BAR_PLAIN, 0, file, line);
 }
 
 void trap(const char *what, const char *file, int line)

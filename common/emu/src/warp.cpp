@@ -93,6 +93,7 @@ void resolve_stall(Worker *w)
     }
     w->bar_result = w->bar_count;
     w->bar_count = 0;
+    volatile_met(w, -1);
     for (unsigned i = 0; i < w->n; i++)
         fs[i].state = RUNNABLE;
     w->nrunnable = (int)w->n;
@@ -134,8 +135,103 @@ void release_activemask(Worker *w)
     }
 }
 
+/* Does a lane of the warp [base, end) other than `self` still have to
+ * reach its next stop?  A lane that only polls (its last stop was
+ * __nanosleep) does not hold the others back: it may poll for ever. */
+static bool lanes_on_their_way(const Fiber *fs, unsigned base, unsigned end, const Fiber *self)
+{
+    for (unsigned i = base; i < end; i++)
+        if (&fs[i] != self && fs[i].state == RUNNABLE && !fs[i].soft)
+            return true;
+    return false;
+}
+
+/* The lanes of warp [base, end) waiting at a volatile access go on. */
+static void release_volatile_warp(Worker *w, unsigned base, unsigned end)
+{
+    Fiber *fs = w->fibers.data();
+    for (unsigned i = base; i < end; i++)
+        if (fs[i].state == AT_VOLATILE) {
+            fs[i].state = RUNNABLE;
+            w->nrunnable++;
+            w->nvolatile--;
+        }
+}
+
+void release_volatile(Worker *w)
+{
+    Fiber *fs = w->fibers.data();
+    for (unsigned base = 0; base < w->n && w->nvolatile > 0; base += 32) {
+        unsigned end = std::min(w->n, base + 32);
+        if (!lanes_on_their_way(fs, base, end, nullptr))
+            release_volatile_warp(w, base, end);
+    }
+}
+
+void volatile_met(Worker *w, int wi)
+{
+    unsigned first = wi < 0 ? 0 : (unsigned)wi, last = wi < 0 ? (w->n + 31) / 32 : first + 1;
+    Fiber *fs = w->fibers.data();
+    for (unsigned k = first; k < last; k++) {
+        if (!w->warp_vol[k])
+            continue;
+        w->warp_vol[k] = 0;
+        for (unsigned i = k * 32; i < std::min(w->n, k * 32 + 32); i++)
+            fs[i].vol_stored = false;
+    }
+}
+
 } // namespace detail
 using namespace detail;
+
+/* Could running this access of lane f without waiting for its warp be told
+ * apart from running the warp in lockstep?  Not for a load while no lane
+ * of the warp has stored since they last met (loads do not see each
+ * other), nor for a lane's first store while no lane has loaded (stores
+ * of one step go in any order on a GPU too).  Any other access may meet
+ * an access another lane makes at an earlier step. */
+static inline bool free_step(Worker *w, const Fiber *f, bool store)
+{
+    unsigned char done = w->warp_vol[f->linear >> 5];
+    return store ? !(done & VOL_LOADED) && !f->vol_stored : !(done & VOL_STORED);
+}
+
+/*
+ * A volatile access of device memory (global or shared; not the thread's
+ * own stack) is a step the lanes of a warp take together: a lane waits
+ * here until every other lane of its warp has stopped (at its own next
+ * volatile access, a barrier, a warp operation, or its end), so no lane
+ * makes access k+1 before all have made access k.  That is how a warp
+ * runs on a GPU, and what the warp-synchronous idiom of textbooks needs
+ * (`vsmem[tid] += vsmem[tid + 16]; ...` on volatile shared memory without
+ * __syncwarp(): every lane reads before any lane writes).  The last lane
+ * to arrive releases the others and goes on at once.  An access that no
+ * lane could tell from lockstep (free_step) goes on at once: so volatile
+ * code between barriers (NVIDIA's scan sample) costs no extra switches.
+ */
+void volatile_step(uintptr_t addr, bool store)
+{
+    Worker *w = tl_worker;
+    Fiber *f = tl_fiber;
+    if (!f)
+        return;
+    unsigned wi = f->linear >> 5;
+    if (!free_step(w, f, store) && !on_fiber_stack(addr)) {
+        unsigned base = wi * 32, end = std::min(w->n, base + 32);
+        Fiber *fs = w->fibers.data();
+        if (lanes_on_their_way(fs, base, end, f)) {
+            mem_settle();
+            f->state = AT_VOLATILE;
+            w->nrunnable--;
+            w->nvolatile++;
+            yield_fiber();
+        } else if (w->nvolatile > 0) {
+            release_volatile_warp(w, base, end);
+        }
+    }
+    w->warp_vol[wi] |= store ? VOL_STORED : VOL_LOADED;
+    f->vol_stored |= store;
+}
 
 int block_sync(BarrierKind kind, int pred, const char *file, int line)
 {
@@ -323,6 +419,8 @@ unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value,
         }
     }
     arrived &= ~expected;
+    if (expected == exist)
+        volatile_met(w, (int)wi);
     return f->result;
 }
 
