@@ -72,9 +72,88 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
 
 template <class B> static void call_body(void *p) { (*(B *)p)(); }
 
-/* k<<<cfg>>>(args) becomes launch_kernel(..., cfg, [&](auto&... a){ k(a...); }, args).
- * The arguments are evaluated once, on the host, and each CUDA thread
- * receives its own copy of the parameters, as on a GPU. */
+/* ---- kernel arguments, as bytes ------------------------------------------
+ * nvcc's host stub takes the arguments by value (one copy on the host,
+ * destroyed after the launch) and hands their bytes to the device: no
+ * device thread runs a copy constructor or a destructor (CUDA by Example's
+ * Lock frees its mutex in its destructor).  A parameter of a class with a
+ * non-trivial copy or move constructor or destructor is passed, in the
+ * Itanium C++ ABI, as the address of a temporary that the caller makes and
+ * destroys; so each thread calls the kernel through a pointer whose such
+ * parameters are references to its own byte copy, which nobody destroys.
+ * Every other parameter is passed as a call passes it. */
+template <class T>
+constexpr bool by_address_v = std::is_class<T>::value &&
+                              !(std::is_trivially_copy_constructible<T>::value &&
+                                std::is_trivially_move_constructible<T>::value &&
+                                std::is_trivially_destructible<T>::value);
+template <class T> using abi_param_t = std::conditional_t<by_address_v<T>, T &, T>;
+template <class... P> constexpr bool plain_args_v = !(by_address_v<std::decay_t<P>> || ...);
+
+/* One thread's copy of a parameter passed by address: the bytes of src. */
+template <class Q> struct ParamBytes {
+    alignas(Q) unsigned char b[sizeof(Q)];
+    explicit ParamBytes(const void *src) { std::memcpy(b, src, sizeof(Q)); }
+    Q &get() { return *reinterpret_cast<Q *>(b); }
+};
+/* One thread's copy of any other parameter, converted as a call would. */
+template <class Q, class P> struct ParamValue {
+    Q v;
+    explicit ParamValue(P &p) : v(p) {}
+    Q &get() { return v; }
+};
+template <class Q, class P>
+using param_copy_t = std::conditional_t<by_address_v<Q>, ParamBytes<Q>, ParamValue<Q, P>>;
+template <class Q, class P> static inline param_copy_t<Q, P> param_copy(P &p)
+{
+    if constexpr (by_address_v<Q>)
+        return ParamBytes<Q>(&p);
+    else
+        return ParamValue<Q, P>(p);
+}
+
+template <class... Q, class... P, size_t... I>
+static inline void call_with_copies(void (*fp)(Q...), std::index_sequence<I...>, P &...p)
+{
+    std::tuple<param_copy_t<Q, P>...> mine{param_copy<Q>(p)...};
+    reinterpret_cast<void (*)(abi_param_t<Q>...)>(fp)(std::get<I>(mine).get()...);
+}
+
+/* The launch's arguments p (the host's copies) given to the kernel fp as
+ * bytes, where every parameter passed by address has the argument's own
+ * type; otherwise (default arguments, conversions to such a class) as an
+ * ordinary call, which copies and destroys per thread. */
+template <class... Q, class... P>
+static inline void call_kernel_as_bytes(void (*fp)(Q...), P &...p)
+{
+    if constexpr (sizeof...(Q) == sizeof...(P) &&
+                  ((!by_address_v<Q> || std::is_same<Q, std::decay_t<P>>::value) && ...))
+        call_with_copies(fp, std::index_sequence_for<Q...>(), p...);
+    else
+        fp(p...);
+}
+/* The kernel as the launch names it: a function (or pointer) whose
+ * parameter types can be read off, or else a function template whose
+ * arguments the launch deduces: its specialisation for the argument types. */
+template <int N> struct Priority : Priority<N - 1> {};
+template <> struct Priority<0> {};
+template <class... Q, class... P>
+static inline void call_kernel(Priority<1>, void (*fp)(Q...), P &...p)
+{
+    call_kernel_as_bytes(fp, p...);
+}
+template <class... P>
+static inline void call_kernel(Priority<0>, void (*fp)(std::decay_t<P>...), P &...p)
+{
+    call_kernel_as_bytes(fp, p...);
+}
+
+/* k<<<cfg>>>(args) becomes launch_kernel(..., cfg, body, args), where body
+ * is [&](auto&... a){ k(a...); } for arguments of trivially copyable
+ * types and call_kernel(Priority<1>(), k, a...) for the others (emu-nvcc).
+ * The arguments are evaluated once, on the host, into the host's copies
+ * (destroyed when the launch returns, as nvcc's stub destroys its); each
+ * CUDA thread receives its own copy of the parameters, as on a GPU. */
 template <class F, class... A>
 void launch_kernel(const char *name, const char *file, int line, const LaunchConfig &cfg,
                    F &&kernel, A &&...args)
@@ -86,19 +165,21 @@ void launch_kernel(const char *name, const char *file, int line, const LaunchCon
 
 /* cudaLaunchKernel(k, grid, block, args, shmem, stream) and the cooperative
  * form: the source pass passes the kernel itself (its casts to void *
- * removed), so that the parameters can be read from args by their types. */
+ * removed), so that the parameters can be read from args by their types:
+ * each thread copies their bytes, as the GPU's launch does (no copy
+ * constructor, no destructor, not even on the host). */
 template <class... P, size_t... I>
-static inline auto params_from(void **args, std::index_sequence<I...>)
+static inline void call_from_args(void (*kernel)(P...), void **args, std::index_sequence<I...>)
 {
-    return std::tuple<std::decay_t<P>...>(*(std::decay_t<P> *)args[I]...);
+    std::tuple<ParamBytes<P>...> mine{ParamBytes<P>(args[I])...};
+    reinterpret_cast<void (*)(abi_param_t<P>...)>(kernel)(std::get<I>(mine).get()...);
 }
 template <class... P>
 cudaError_t launch_by_args(bool cooperative, const char *name, const char *file, int line,
                            void (*kernel)(P...), dim3 grid, dim3 block, void **args,
                            size_t shmem = 0, cudaStream_t stream = 0)
 {
-    auto params = params_from<P...>(args, std::index_sequence_for<P...>());
-    auto body = [&]() { std::apply(kernel, params); };
+    auto body = [&]() { call_from_args(kernel, args, std::index_sequence_for<P...>()); };
     LaunchConfig cfg(grid, block, shmem, stream);
     cfg.cooperative = cooperative;
     cudaError_t e = launch_grid(name, file, line, cfg, &call_body<decltype(body)>, &body);
