@@ -180,6 +180,66 @@ Test(cuda, grid_sync_needs_a_cooperative_launch)
     }
 }
 
+/* ---- what a GPU prints (issue 12, the public corpus): each test fails on
+ * the emulator as it was before the change its comment names ---- */
+
+/* The device reports an H100 SXM's properties, whatever CUEMU_THREADS is:
+ * the output is the one an H100 printed (tests/emu/expected/). */
+Test(gpu_alike, device_properties_are_an_h100s)
+{
+    static struct result r;
+    static char want[8192];
+    char path[512];
+    snprintf(path, sizeof path, "%s/expected/device_h100.txt", env_or("CUEMU_TEST_SRC", "tests/emu"));
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "cannot read %s", path);
+    size_t n = fread(want, 1, sizeof want - 1, f);
+    want[n] = 0;
+    fclose(f);
+    const char *workers[] = {"CUEMU_THREADS=1", "CUEMU_THREADS=3"};
+    for (int i = 0; i < 2; i++) {
+        run(&r, workers[i], "./device_h100");
+        cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+        cr_expect_str_eq(r.out, want, "under %s", workers[i]);
+    }
+}
+
+/* A cooperative grid sized as SMs x the occupancy API's blocks per SM (132
+ * x 2 blocks of 1024 threads, 132 x 32 of 32) runs, all blocks resident;
+ * one block more is refused, as on a GPU. */
+Test(gpu_alike, cooperative_grid_that_fills_the_h100, .timeout = 120)
+{
+    static struct result r;
+    const char *sched[] = {"CUEMU_SCHEDULE=inorder CUEMU_THREADS=2",
+                           "CUEMU_SCHEDULE=reverse CUEMU_THREADS=1"};
+    for (int i = 0; i < 2; i++) {
+        run(&r, sched[i], "./coop_full");
+        cr_expect_eq(r.status, 0, "under %s: %s%s", sched[i], r.out, r.err);
+        EXPECT_CONTAINS(r.out, "1024 threads per block: 264 blocks (2 per SM) met at grid.sync(): "
+                               "every block saw every other");
+        EXPECT_CONTAINS(r.out, "265 blocks: cudaErrorCooperativeLaunchTooLarge");
+        EXPECT_CONTAINS(r.out, "32 threads per block: 4224 blocks (32 per SM) met at grid.sync()");
+        EXPECT_CONTAINS(r.out, "4225 blocks: cudaErrorCooperativeLaunchTooLarge");
+        EXPECT_CONTAINS(r.out, "coop_full: ok");
+    }
+}
+
+/* The warp-synchronous last-warp idiom on volatile memory without
+ * __syncwarp(): the warp's lanes take each volatile access together. */
+Test(gpu_alike, warp_synchronous_volatile_idiom) { same_output_everywhere("warp_volatile"); }
+
+/* Kernel arguments are bytes: one host copy per launch, none per thread,
+ * no destructor on the device (CUDA by Example's Lock). */
+Test(gpu_alike, kernel_arguments_are_bytes)
+{
+    static struct result r;
+    same_output_everywhere("kernel_args");
+    run(&r, "CUEMU_THREADS=2", "./kernel_args");
+    EXPECT_CONTAINS(r.out, "<<<>>>: 1024 threads counted, host copies 1, destroyed 1, 1024 threads "
+                           "saw only their own change");
+    EXPECT_CONTAINS(r.out, "cudaLaunchKernel: 3072 threads counted, host copies 2, destroyed 2");
+}
+
 /* CUB and Thrust are refused at once, in one line (README: why). */
 static void refused(const char *file, const char *lib)
 {
