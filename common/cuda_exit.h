@@ -12,7 +12,8 @@ enum {
     EXIT_SELF_CHECK_FAILED = 1, /* ran, but the output is wrong */
     EXIT_USAGE = 2,             /* bad command line */
     EXIT_CUDA_ERROR = 3,        /* a CUDA call or kernel failed */
-    EXIT_HOST_ERROR = 4,        /* the host failed it (out of memory): not the kernel's fault */
+    EXIT_HOST_ERROR = 4,        /* the host failed it (out of memory): not the kernel's fault;
+                                   graded HOST-ERROR, never CUDA-ERROR */
     EXIT_TIMEOUT = 124          /* a run took longer than --timeout */
 };
 
