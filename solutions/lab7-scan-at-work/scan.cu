@@ -35,38 +35,52 @@
  * Tuning shape (the algorithm does not depend on it; everything below is
  * derived from these two).  A thread holds a run of RUN_BYTES of
  * consecutive elements in registers: 32 int32 or 16 int64, cut down to a
- * whole number of d-records.  8 warps, so an int32 tile of plain sums is
- * 8192 elements, lab 6's measured best.
+ * whole number of d-records.  16 warps, so an int32 tile of plain sums is
+ * 16384 elements.  Why so large: a tile's look-back must reach back to a
+ * published inclusive prefix, and tiles start so fast that it lay 2-3
+ * windows of 32 tiles back at 8 warps (probes of tests/gpu/lab7/probe.py,
+ * H100, 2^28 int32: 2.3 windows per tile at order 1, 3.0 at order 8, and
+ * warp 0's look-back the longest phase of a tile, 6.4 and 12.9 us).  Half
+ * as many tiles halve that rate: order 8 1.26 -> 1.12 ms, 8-tuples 0.86 ->
+ * 0.81 ms, order 1 unchanged (0.74 ms).  A wider window per poll (2 tiles a
+ * lane) was slower at every order (spills; order 8 1.61 ms).
  */
 #ifndef TILE_THREADS
-#define TILE_THREADS 256 /* 8 warps */
+#define TILE_THREADS 512 /* 16 warps */
 #endif
 #ifndef RUN_BYTES
 #define RUN_BYTES 128
 #endif
-/* Blocks per SM the compiler must fit a decode kernel in (__launch_bounds__).
- * While warp 0 looks back, the other 7 wait at a barrier (57% of the int32
- * order-8 kernel's stalls, ncu on an H200), and more blocks per SM fill that
- * time.  Order 8 at 2^28 int32, H200: 2 blocks (85 registers) 1.86 ms, 3
- * (78) 1.43 ms, 4 (64, 8 bytes spilled) 1.26 ms.  int64 states are twice
- * the registers: 4 blocks made its order 8 slower (3.69 -> 3.86 ms), so it
- * keeps 2.  MINB_TUPLES, the order-1 kernels of records (D > 1): 8-tuples
- * at 2^28 int32 on an H100 took 1.06 ms with 2 blocks, 0.91 with 3, 0.84 (0.85
- * of a copy) with 4; on an H200 0.83 -> 0.77 ms with 4.  int64 records keep 3
- * (4 took int64 8-tuples on the H200 from 1.57 to 2.66 ms). */
+/* Blocks per SM the compiler must fit a decode kernel in (__launch_bounds__,
+ * so registers per thread at most 65536 / (blocks x TILE_THREADS)).  While
+ * warp 0 looks back, the other warps wait at a barrier, and other blocks
+ * fill that time, so more blocks help until registers spill.  At 8 warps
+ * (H200, order 8, 2^28 int32) 2 blocks took 1.86 ms, 3 1.43, 4 1.26; at 16
+ * warps 2 blocks (64 registers) is the most that fits, for int32 orders,
+ * records and plain sums alike.  int64 states take twice the registers:
+ * its orders and records keep 1 block (2 spilled up to 896 bytes), its
+ * plain sums 2 (H100, 2^27 int64: order 8 3.71 -> 2.93 ms, 8-tuples 1.67 ->
+ * 1.45, order 1 0.76 -> 0.77). */
 #ifndef MINB_ORDERS
-#define MINB_ORDERS 4
+#define MINB_ORDERS 2
 #endif
 #ifndef MINB_TUPLES
-#define MINB_TUPLES 4
+#define MINB_TUPLES 2
 #endif
-/* Plain order-1 decoding and the fused compaction: 3 blocks of 256 threads,
- * as lab 6's tile scan. */
-#ifndef MINB_PLAIN
-#define MINB_PLAIN 3
+#ifndef MINB_PLAIN /* order 1 of single values, and the fused compaction */
+#define MINB_PLAIN 2
+#endif
+#ifndef MINB_WIDE_PLAIN
+#define MINB_WIDE_PLAIN 2
+#endif
+#ifndef MINB_WIDE_ORDERS
+#define MINB_WIDE_ORDERS 1
+#endif
+#ifndef MINB_WIDE_TUPLES
+#define MINB_WIDE_TUPLES 1
 #endif
 #define DECODE_MINB(U, K, D)                                                     \
-    (sizeof(U) == 8 ? ((K) == 1 ? 3 : 2)                                         \
+    (sizeof(U) == 8 ? ((K) > 1 ? MINB_WIDE_ORDERS : (D) == 1 ? MINB_WIDE_PLAIN : MINB_WIDE_TUPLES) \
                     : (K) == 1 ? ((D) == 1 ? MINB_PLAIN : MINB_TUPLES) : MINB_ORDERS)
 #define WARPS (TILE_THREADS / 32)
 #define FULL_MASK 0xffffffffu
@@ -103,15 +117,23 @@ __device__ __forceinline__ unsigned int pad(unsigned int j) { return j + j / 32;
     (WARPS >= 32 ? 5 : WARPS >= 16 ? 4 : WARPS >= 8 ? 3 : WARPS >= 4 ? 2 : WARPS >= 2 ? 1 : 0)
 static_assert((1 << SLICE_ROWS) == WARPS, "TILE_THREADS must be 32 times a power of two");
 
+/* Predecessor tiles each lane of the look-back inspects per poll: a window
+ * is 32 x LOOKBACK_TILES tiles, and LOOKBACK_BITS its log2 (1, 2 or 4). */
+#ifndef LOOKBACK_TILES
+#define LOOKBACK_TILES 1
+#endif
+#define LOOKBACK_BITS (LOOKBACK_TILES >= 4 ? 2 : LOOKBACK_TILES >= 2 ? 1 : 0)
+static_assert((1 << LOOKBACK_BITS) == LOOKBACK_TILES, "LOOKBACK_TILES must be 1, 2 or 4");
+
 template <typename U> struct binomials {
-    U c[12 + SLICE_ROWS][KMAX]; /* B for the lengths below, per component */
+    U c[12 + SLICE_ROWS + LOOKBACK_BITS][KMAX]; /* B for the lengths below, per component */
 };
 /* Which length each row of binomials is for (L: a thread's run per component). */
 enum {
     B_LANES = 0,                     /* rows 0-4: 1, 2, 4, 8, 16 runs (the warp scan's steps, a lane's offset) */
     B_SLICES = 5,                    /* 1, 2, 4, ... WARPS / 2 slices of 32 runs (the warps' scan) */
-    B_TILES = B_SLICES + SLICE_ROWS, /* 5 rows: 1, 2, 4, 8, 16 tiles (a look-back window's offsets) */
-    B_WINDOW = B_TILES + 5           /* 32 tiles: one whole look-back window */
+    B_TILES = B_SLICES + SLICE_ROWS, /* 1, 2, 4, ... 16 x LOOKBACK_TILES tiles (a window's offsets) */
+    B_WINDOW = B_TILES + 5 + LOOKBACK_BITS /* 32 x LOOKBACK_TILES tiles: a whole look-back window */
 };
 
 /* A state (or a span's zero-state result): k x d values. */
@@ -321,13 +343,51 @@ __device__ __forceinline__ state<U, K, D> window_sum(state<U, K, D> s, unsigned 
 }
 
 /*
+ * One lane's share of a look-back window: the LOOKBACK_TILES tiles
+ * nearest - t (t = 0, 1, ...), read at once, then combined nearest first
+ * into one state as seen from tile `nearest`: tile t's state moved along
+ * the t tiles after it.  The first P ends the lane's share (what lies
+ * behind it is in it).  Returns whether the lane holds a P; *x_first tells
+ * whether an X came before it (or, without a P, anywhere).
+ */
+template <typename U, int K, int D>
+__device__ bool lane_tiles(tile_state st, long nearest, const binomials<U> &bin,
+                           state<U, K, D> &acc, bool *x_first, int order)
+{
+    state<U, K, D> s[LOOKBACK_TILES];
+    unsigned int status[LOOKBACK_TILES];
+#pragma unroll
+    for (int t = 0; t < LOOKBACK_TILES; t++)
+        status[t] = read_descriptor(st, nearest - t, s[t], order);
+    bool p = false, x = false;
+    clear(acc);
+#pragma unroll
+    for (int t = 0; t < LOOKBACK_TILES; t++) {
+        if (p)
+            break;
+        x |= status[t] == STATUS_X;
+        p = status[t] == STATUS_P;
+        const state<U, K, D> moved =
+            shifted_by_count<LOOKBACK_BITS>(bin.c + B_TILES, s[t], t, LOOKBACK_TILES - 1, order);
+#pragma unroll
+        for (int j = 0; j < K; j++)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+                acc.v[j][c] += moved.v[j][c];
+    }
+    *x_first = x;
+    return p;
+}
+
+/*
  * Warp 0 of tile `id`, after publishing its aggregate: lab 6's warp-
- * parallel look-back, for states.  Lane k inspects predecessor end - k of
- * each window of 32.  Once no X lies below the first P, lane k's state is
- * moved along the k tiles between it and tile id (B for k tiles, from the
- * binary digits of k) and the window is summed over the lanes; an older
- * window is moved along the 32 tiles of each newer one.  Returns the state
- * before tile id, in every lane.
+ * parallel look-back, for states.  Lane k inspects LOOKBACK_TILES
+ * predecessors, from end - k x LOOKBACK_TILES back, of each window.  Once
+ * no X lies before the first P, lane k's share is moved along the k x
+ * LOOKBACK_TILES tiles between it and tile id (B from the binary digits of
+ * k) and the window is summed over the lanes; an older window is moved
+ * along the tiles of each newer one.  Returns the state before tile id, in
+ * every lane.
  */
 template <typename U, int K, int D>
 __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomials<U> &bin,
@@ -337,13 +397,15 @@ __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomia
     state<U, K, D> before;
     clear(before);
     U window[KMAX] = {1}; /* B for the tiles of the newer windows: none yet */
-    for (long end = (long)id - 1;; end -= 32) {
+    for (long end = (long)id - 1;; end -= 32 * LOOKBACK_TILES) {
         state<U, K, D> s;
         unsigned int x, p, ns = 8;
         for (;;) {
-            const unsigned int status = read_descriptor(st, end - (long)lane, s, order);
-            x = __ballot_sync(FULL_MASK, status == STATUS_X);
-            p = __ballot_sync(FULL_MASK, status == STATUS_P);
+            bool x_first;
+            const bool has_p = lane_tiles(st, end - (long)(lane * LOOKBACK_TILES), bin, s,
+                                          &x_first, order);
+            x = __ballot_sync(FULL_MASK, x_first);
+            p = __ballot_sync(FULL_MASK, has_p);
             const unsigned int first_p = p ? __ffs(p) - 1 : 32;
             if ((first_p == 32 ? x : x & ((2u << first_p) - 1)) == 0)
                 break;
@@ -352,12 +414,12 @@ __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomia
         const unsigned int last = p ? __ffs(p) - 1 : 31;
         if (lane > last)
             clear(s);
-        s = shifted_by_count<5>(bin.c + B_TILES, s, lane, last, order);
+        s = shifted_by_count<5>(bin.c + B_TILES + LOOKBACK_BITS, s, lane, last, order);
         s = window_sum(s, last, order);
         before = advance(window, s, before, order);
         if (p)
             break;
-        /* the next window is 32 tiles further back: window *= B_32tiles */
+        /* the next window is further back by this one's tiles: window *= B_WINDOW */
         U next[KMAX] = {0};
 #pragma unroll
         for (int j = 0; j < K; j++)
@@ -392,6 +454,14 @@ template <typename E, typename U, int K, int D> struct tile_smem {
     warp_states<U, K, D> warps;
     unsigned int id; /* this block's tile */
 };
+
+/* A block's shared memory is dynamic: a tile of more than 8 warps (a
+ * tuning shape) needs more than the 48 KiB a static array may have. */
+extern __shared__ __align__(16) unsigned char block_smem_bytes[];
+template <typename T> __device__ __forceinline__ T &block_smem()
+{
+    return *reinterpret_cast<T *>(block_smem_bytes);
+}
 
 /* Tiles in the order blocks start (lab 6, stage 1): a tile's predecessors
  * always belong to running blocks, so no look-back can wait forever. */
@@ -606,7 +676,7 @@ __global__ void __launch_bounds__(TILE_THREADS, MINB_PLAIN)
                    binomials<unsigned int> bin, int aligned)
 {
     typedef shape<U, 1> S;
-    __shared__ tile_smem<U, unsigned int, 1, 1> sm;
+    tile_smem<U, unsigned int, 1, 1> &sm = block_smem<tile_smem<U, unsigned int, 1, 1>>();
     const unsigned int id = take_tile(&sm.id, st), lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     load_slice<U, 1>(sm.slice[warp], in, n, id, aligned);
     U x[S::R];
@@ -763,7 +833,7 @@ __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
                   int aligned)
 {
     typedef shape<U, D> S;
-    __shared__ tile_smem<U, U, K, D> sm;
+    tile_smem<U, U, K, D> &sm = block_smem<tile_smem<U, U, K, D>>();
     const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
     load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
     U x[S::R];
@@ -812,7 +882,7 @@ template <typename U, int D> static binomials<U> make_binomials()
         multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
     for (int r = B_SLICES + 1; r <= B_TILES; r++) /* 2, 4, ... WARPS slices (1 tile) */
         multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
-    for (int r = B_TILES + 1; r <= B_WINDOW; r++) /* 2, 4, 8, 16, 32 tiles */
+    for (int r = B_TILES + 1; r <= B_WINDOW; r++) /* 2, 4, ... 32 x LOOKBACK_TILES tiles */
         multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
     return b;
 }
@@ -859,13 +929,25 @@ static unsigned int stride_blocks(size_t n)
     return (unsigned int)(blocks < 4096 ? blocks : 4096);
 }
 
+/* Let `kernel` have `bytes` of dynamic shared memory: past the 48 KiB
+ * every kernel may use, it must ask (the default shape never does). */
+#define SMEM_DEFAULT_LIMIT (48 * 1024)
+template <typename F> static cudaError_t allow_smem(F *kernel, size_t bytes)
+{
+    if (bytes <= SMEM_DEFAULT_LIMIT)
+        return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
 /* One decode launch: k orders (at most K) of tuple size D. */
 template <typename U, int K, int D>
 static void launch_decode(const U *in, U *out, size_t n, int order)
 {
     const size_t tiles = (n + shape<U, D>::TILE - 1) / shape<U, D>::TILE;
     const unsigned int words = (unsigned int)(order * D * (int)(sizeof(U) / 4));
-    decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS>>>(
+    const size_t smem = sizeof(tile_smem<U, U, K, D>);
+    CUDA_CHECK(allow_smem(decode_kernel<U, K, D>, smem));
+    decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
         in, out, n, order, fresh_state(tiles, words), make_binomials<U, D>(), aligned16(in, out));
     CUDA_CHECK(cudaGetLastError());
 }
@@ -892,7 +974,9 @@ template <typename U> static int run_compact(const lab_problem *p)
     if (p->n == 0)
         return (int)cudaMemsetAsync(p->count, 0, sizeof(U), 0);
     const size_t tiles = (p->n + shape<U, 1>::TILE - 1) / shape<U, 1>::TILE;
-    compact_kernel<U><<<(unsigned int)tiles, TILE_THREADS>>>(
+    const size_t smem = sizeof(tile_smem<U, unsigned int, 1, 1>);
+    CUDA_CHECK(allow_smem(compact_kernel<U>, smem));
+    compact_kernel<U><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
         (const U *)p->in, (U *)p->out, (U *)p->count, p->n, p->pred, fresh_state(tiles, 1),
         make_binomials<unsigned int, 1>(), aligned16(p->in, p->out));
     CUDA_CHECK(cudaGetLastError());

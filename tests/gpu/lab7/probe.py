@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""probe.py - a copy of lab 7's reference with timing probes, for a GPU run.
+
+usage: probe.py solutions/lab7-scan-at-work/scan.cu OUT.cu
+
+Why: ncu says the order-8 decode kernel's warps spend most of their
+stalls at a barrier, but not which phase of a tile's life is long.  The
+probed copy stamps %globaltimer per tile (start, both barriers, the end of
+warp 0's tile_states, the end) and counts look-back polls and windows;
+at exit it prints the phases' medians and 90th percentiles for the last
+launch.  The reference itself stays free of probes: this script inserts
+them at named anchors and stops if one is missing (the code moved on).
+"""
+import sys
+
+HEADER = r'''
+/* ---- probes (tests/gpu/lab7/probe.py) ---- */
+#include <stdlib.h>
+#include <stdio.h>
+#define PROBE_TILES (1u << 20)
+__device__ unsigned long long *probe_t;
+__device__ unsigned long long probe_polls, probe_windows, probe_first_last[33];
+__device__ __forceinline__ unsigned long long probe_now()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#define PROBE(id, k)                                                     \
+    do {                                                                 \
+        if (threadIdx.x == 0 && (id) < PROBE_TILES)                      \
+            probe_t[(size_t)(id) * 4 + (k)] = probe_now();               \
+    } while (0)
+'''
+
+HOST = r'''
+/* ---- probes: host side ---- */
+static unsigned long long *probe_host;
+static size_t probe_tiles;
+static int probe_cmp(const void *a, const void *b)
+{
+    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return x < y ? -1 : x > y;
+}
+static void probe_phase(const char *name, int from, int to)
+{
+    size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
+    unsigned long long *d = (unsigned long long *)malloc(n * sizeof *d);
+    for (size_t i = 0; i < n; i++)
+        d[i] = probe_host[i * 4 + to] - probe_host[i * 4 + from];
+    qsort(d, n, sizeof *d, probe_cmp);
+    fprintf(stderr, "probe: %-34s median %8.2f us  p10 %8.2f  p90 %8.2f  max %8.2f\n", name,
+            d[n / 2] / 1e3, d[n / 10] / 1e3, d[n * 9 / 10] / 1e3, d[n - 1] / 1e3);
+    free(d);
+}
+static void probe_report(void)
+{
+    if (!probe_host || !probe_tiles)
+        return;
+    cudaDeviceSynchronize();
+    unsigned long long polls, windows, hist[33];
+    cudaMemcpyFromSymbol(&polls, probe_polls, sizeof polls);
+    cudaMemcpyFromSymbol(&windows, probe_windows, sizeof windows);
+    cudaMemcpyFromSymbol(hist, probe_first_last, sizeof hist);
+    fprintf(stderr, "probe: last launch, %zu tiles: %.2f polls and %.2f windows per tile\n",
+            probe_tiles, (double)polls / probe_tiles, (double)windows / probe_tiles);
+    fprintf(stderr, "probe: first window's nearest P at lane (count):");
+    for (int i = 0; i < 33; i++)
+        if (hist[i])
+            fprintf(stderr, " %d:%llu", i, hist[i]);
+    fprintf(stderr, "\n");
+    probe_phase("take tile -> barrier 1 (pass 1)", 0, 1);
+    probe_phase("barrier 1 -> tile_states done", 1, 2);
+    probe_phase("tile_states done -> end (pass 2)", 2, 3);
+    probe_phase("whole tile", 0, 3);
+    unsigned long long first = probe_host[0], last = 0;
+    size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
+    for (size_t i = 0; i < n; i++) {
+        first = probe_host[i * 4] < first ? probe_host[i * 4] : first;
+        last = probe_host[i * 4 + 3] > last ? probe_host[i * 4 + 3] : last;
+    }
+    fprintf(stderr, "probe: launch span %.2f us (first start to last end)\n", (last - first) / 1e3);
+}
+static void probe_launch(size_t tiles)
+{
+    if (!probe_host) {
+        cudaMallocManaged((void **)&probe_host, PROBE_TILES * 4 * sizeof(unsigned long long));
+        cudaMemcpyToSymbol(probe_t, &probe_host, sizeof probe_host);
+        atexit(probe_report);
+    }
+    static const unsigned long long zero[34] = {0};
+    cudaMemcpyToSymbolAsync(probe_polls, zero, 8, 0, cudaMemcpyHostToDevice, 0);
+    cudaMemcpyToSymbolAsync(probe_windows, zero, 8, 0, cudaMemcpyHostToDevice, 0);
+    cudaMemcpyToSymbolAsync(probe_first_last, zero, 33 * 8, 0, cudaMemcpyHostToDevice, 0);
+    probe_tiles = tiles;
+}
+'''
+
+EDITS = [  # (anchor, replacement): each anchor must occur exactly once
+    ('#include "lab.h"\n', '#include "lab.h"\n' + HEADER),
+    ('''            back_off(&ns);
+        }
+        const unsigned int last = p ? __ffs(p) - 1 : 31;
+''', '''            back_off(&ns);
+            if (lane == 0)
+                atomicAdd(&probe_polls, 1ull);
+        }
+        const unsigned int last = p ? __ffs(p) - 1 : 31;
+        if (lane == 0) {
+            atomicAdd(&probe_windows, 1ull);
+            if (end == (long)id - 1)
+                atomicAdd(&probe_first_last[p ? last : 32], 1ull);
+        }
+'''),
+    ('''    const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
+    __syncthreads();
+    if (warp == 0)
+        tile_states(sm.warps, st, id, bin, order);
+    __syncthreads();
+    read_run(sm.slice[warp], x);
+    decode_run(x, run_start(sm.warps, bin, lanes_before, order), order);
+    write_run(sm.slice[warp], x);
+    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
+''', '''    const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
+    __syncthreads();
+    PROBE(id, 1);
+    if (warp == 0) {
+        tile_states(sm.warps, st, id, bin, order);
+        PROBE(id, 2);
+    }
+    __syncthreads();
+    read_run(sm.slice[warp], x);
+    decode_run(x, run_start(sm.warps, bin, lanes_before, order), order);
+    write_run(sm.slice[warp], x);
+    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
+    PROBE(id, 3);
+'''),
+    ('''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
+    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
+    U x[S::R];''', '''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
+    PROBE(id, 0);
+    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
+    U x[S::R];'''),
+    ('''    decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>(''',
+     '''    probe_launch(tiles);
+    decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>('''),
+    ('/* One decode launch: k orders', HOST + '\n/* One decode launch: k orders'),
+]
+
+
+def main():
+    src, dst = sys.argv[1], sys.argv[2]
+    text = open(src).read()
+    for anchor, repl in EDITS:
+        if text.count(anchor) != 1:
+            sys.exit("probe.py: anchor found %d times (the code moved on):\n%s" % (text.count(anchor), anchor))
+        text = text.replace(anchor, repl)
+    open(dst, "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
