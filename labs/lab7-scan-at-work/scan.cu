@@ -835,31 +835,34 @@ template <typename U, int D> static binomials<U> make_binomials()
 
 /* Device scratch kept from one launch to the next and grown when a launch
  * needs more (lab 6: allocating per launch cost more than the small scans). */
-static char *scratch_memory(int slot, size_t bytes)
+static cudaError_t scratch_memory(int slot, size_t bytes, char **out)
 {
     static char *memory[2];
     static size_t capacity[2];
     if (bytes > capacity[slot]) {
         if (memory[slot])
-            CUDA_CHECK(cudaFree(memory[slot]));
-        CUDA_CHECK(cudaMalloc((void **)&memory[slot], bytes));
+            CUDA_TRY(cudaFree(memory[slot]));
+        memory[slot] = NULL;
+        capacity[slot] = 0;
+        CUDA_TRY(cudaMalloc((void **)&memory[slot], bytes));
         capacity[slot] = bytes;
     }
-    return memory[slot];
+    *out = memory[slot];
+    return cudaSuccess;
 }
 
 /* Tile state for `tiles` tiles of `words`-word descriptors, zeroed on the
  * stream (every status X, ticket 0). */
-static tile_state fresh_state(size_t tiles, unsigned int words)
+static cudaError_t fresh_state(size_t tiles, unsigned int words, tile_state *st)
 {
     const size_t bytes = 16 + tiles * words * sizeof(word);
-    char *m = scratch_memory(0, bytes);
-    CUDA_CHECK(cudaMemsetAsync(m, 0, bytes, 0));
-    tile_state st;
-    st.next_tile = (unsigned int *)m;
-    st.desc = (word *)(m + 16);
-    st.words = words;
-    return st;
+    char *m;
+    CUDA_TRY(scratch_memory(0, bytes, &m));
+    CUDA_TRY(cudaMemsetAsync(m, 0, bytes, 0));
+    st->next_tile = (unsigned int *)m;
+    st->desc = (word *)(m + 16);
+    st->words = words;
+    return cudaSuccess;
 }
 
 /* 16-byte vectors need 16-byte aligned data (cudaMalloc gives 256). */
@@ -887,15 +890,18 @@ template <typename F> static cudaError_t allow_smem(F *kernel, size_t bytes)
 
 /* One decode launch: k orders (at most K) of tuple size D. */
 template <typename U, int K, int D>
-static void launch_decode(const U *in, U *out, size_t n, int order)
+static cudaError_t launch_decode(const U *in, U *out, size_t n, int order)
 {
     const size_t tiles = (n + shape<U, D>::TILE - 1) / shape<U, D>::TILE;
     const unsigned int words = (unsigned int)(order * D * (int)(sizeof(U) / 4));
     const size_t smem = sizeof(tile_smem<U, U, K, D>);
-    CUDA_CHECK(allow_smem(decode_kernel<U, K, D>, smem));
+    tile_state st;
+    CUDA_TRY(fresh_state(tiles, words, &st));
+    CUDA_TRY(allow_smem(decode_kernel<U, K, D>, smem));
     decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
-        in, out, n, order, fresh_state(tiles, words), make_binomials<U, D>(), aligned16(in, out));
-    CUDA_CHECK(cudaGetLastError());
+        in, out, n, order, st, make_binomials<U, D>(), aligned16(in, out));
+    CUDA_TRY(cudaGetLastError());
+    return cudaSuccess;
 }
 
 /* Stage 1, three steps: flags, scan, scatter (two n-word arrays of scratch). */
@@ -903,14 +909,16 @@ template <typename U> static int run_compact_3step(const lab_problem *p)
 {
     if (p->n == 0)
         return (int)cudaMemsetAsync(p->count, 0, sizeof(U), 0);
-    unsigned int *flags = (unsigned int *)scratch_memory(1, 2 * p->n * sizeof(unsigned int));
+    char *scratch;
+    CUDA_TRY(scratch_memory(1, 2 * p->n * sizeof(unsigned int), &scratch));
+    unsigned int *flags = (unsigned int *)scratch;
     unsigned int *pos = flags + p->n;
     flag_kernel<U><<<stride_blocks(p->n), 256>>>((const U *)p->in, flags, p->n, p->pred);
-    CUDA_CHECK(cudaGetLastError());
-    launch_decode<unsigned int, 1, 1>(flags, pos, p->n, 1); /* an order-1 decode is a scan */
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(launch_decode<unsigned int, 1, 1>(flags, pos, p->n, 1)); /* an order-1 decode is a scan */
     scatter_kernel<U><<<stride_blocks(p->n), 256>>>((const U *)p->in, flags, pos, (U *)p->out,
                                                     (U *)p->count, p->n);
-    CUDA_CHECK(cudaGetLastError());
+    CUDA_TRY(cudaGetLastError());
     return cudaSuccess;
 }
 
@@ -921,11 +929,13 @@ template <typename U> static int run_compact(const lab_problem *p)
         return (int)cudaMemsetAsync(p->count, 0, sizeof(U), 0);
     const size_t tiles = (p->n + shape<U, 1>::TILE - 1) / shape<U, 1>::TILE;
     const size_t smem = sizeof(tile_smem<U, unsigned int, 1, 1>);
-    CUDA_CHECK(allow_smem(compact_kernel<U>, smem));
+    tile_state st;
+    CUDA_TRY(fresh_state(tiles, 1, &st));
+    CUDA_TRY(allow_smem(compact_kernel<U>, smem));
     compact_kernel<U><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
-        (const U *)p->in, (U *)p->out, (U *)p->count, p->n, p->pred, fresh_state(tiles, 1),
+        (const U *)p->in, (U *)p->out, (U *)p->count, p->n, p->pred, st,
         make_binomials<unsigned int, 1>(), aligned16(p->in, p->out));
-    CUDA_CHECK(cudaGetLastError());
+    CUDA_TRY(cudaGetLastError());
     return cudaSuccess;
 }
 
@@ -942,13 +952,11 @@ template <typename U> static int run_compact(const lab_problem *p)
  */
 template <typename U, int D> static int run_decode_d(const lab_problem *p)
 {
-    if (D == 1 && p->order > 1) {
-        launch_decode<U, KMAX, 1>((const U *)p->in, (U *)p->out, p->n, p->order);
-        return cudaSuccess;
-    }
-    launch_decode<U, 1, D>((const U *)p->in, (U *)p->out, p->n, 1);
+    if (D == 1 && p->order > 1)
+        return launch_decode<U, KMAX, 1>((const U *)p->in, (U *)p->out, p->n, p->order);
+    CUDA_TRY(launch_decode<U, 1, D>((const U *)p->in, (U *)p->out, p->n, 1));
     for (int k = 1; k < p->order; k++)
-        launch_decode<U, 1, D>((const U *)p->out, (U *)p->out, p->n, 1);
+        CUDA_TRY(launch_decode<U, 1, D>((const U *)p->out, (U *)p->out, p->n, 1));
     return cudaSuccess;
 }
 
