@@ -559,27 +559,43 @@ def decode_ops(order, lanes=32, run=32):
     return 2 * order + (scan + start) / run
 
 
+def lab7_state_bytes(tiles, order, d, size):
+    """fresh_state: a 16-byte tile counter, then per tile a descriptor of
+    words = order * D * (element bytes / 4) 64-bit words."""
+    return 16 + tiles * order * d * (size // 4) * 8
+
+
 def lab7():
-    """Lab 7's checks: shapes, traffic models, the carry rule, state bytes."""
+    """Lab 7's checks: shapes, blocks per SM, traffic models, the carry rule, state bytes."""
     r3, _, tile3 = lab7_shape(4, 3)
     _, _, tile1 = lab7_shape(4, 1)
     _, _, tile64 = lab7_shape(8, 1)
+    threads = define(LAB7, "TILE_THREADS")
+    minb32 = {define(LAB7, m) for m in ("MINB_ORDERS", "MINB_TUPLES", "MINB_PLAIN")}
+    assert len(minb32) == 1, "the key says one bound for every int32 kernel"
     a, b, both = lab7_q4()
     tiles8 = -(-2 ** 28 // lab7_shape(4, 8)[2])
     return {
         "lab7.tile": tile1,
+        "lab7.warps": threads // 32,
+        "lab7.minb_int32": min(minb32),
+        "lab7.regs_int32": 65536 // (min(minb32) * threads),
+        "lab7.minb_int64_orders": define(LAB7, "MINB_WIDE_ORDERS"),
         "lab7.q1.bytes_3step": 24 + 8 * 0.25,
         "lab7.q1.bytes_fused": 4 + 4 * 0.25,
         "lab7.q1.ratio": (24 + 8 * 0.25) / (4 + 4 * 0.25),
         "lab7.q1.ratio_ones": (24 + 8) / (4 + 4),
-        "lab7.q1.measured": 2.4198 / 0.4156,
+        "lab7.q1.measured": 2.4198 / 0.4156,  # H200, 2026-11-23, tiles of 8192
+        "lab7.q1.measured_h100": 3.0515 / 0.5096,  # H100, 2026-11-24, tiles of 16384
         "lab7.q1.sector_bytes": three_step_sector_bytes(0.25),
         "lab7.q1.sector_ratio": three_step_sector_bytes(0.25) / (4 + 4 * 0.25),
         "lab7.q2.write_bytes": 4 * 2 ** 28 // 4,
+        "lab7.q2.state_bytes": lab7_state_bytes(-(-2 ** 28 // tile1), 1, 1, 4),
         "lab7.q3.budget": 132 * 64 * 1.98e9 * 0.508e-3 / 2 ** 28,
         "lab7.q3.ops_1": decode_ops(1),
         "lab7.q3.ops_2": decode_ops(2),
         "lab7.q3.ops_8": decode_ops(8),
+        "lab7.q3.ratio_h100": 1.1195 / 0.7370,  # H100, 2026-11-24, tiles of 16384
         "lab7.q4.a": a,
         "lab7.q4.b": b,
         "lab7.q4.both": both,
@@ -591,10 +607,14 @@ def lab7():
         "lab7.q6.tiles_int64": 2 ** 27 // tile64,
         "lab7.q6.tiles_int32": 2 ** 28 // tile1,
         "lab7.q6.words_int64_order8": 8 * 1 * 2,
-        "lab7.q7.handout_bytes": 8 * tiles8 * (4 + 8 * 8),
-        "lab7.q7.pass_bytes": 16 + tiles8 * 8 * 8,
-        "lab7.q7.passes_bytes": 8 * (16 + tiles8 * 8 * 8),
-        "lab7.q7.one_pass_bytes": 16 + tiles8 * 8 * 8 * 8,
+        "lab7.q6.per_element_order1": 2 * 0.7660 / 0.7370,  # H100, 2026-11-24
+        "lab7.q6.per_byte_order8": 2.9329 / 1.1195,  # H100, 2026-11-24
+        "lab7.q7.words_one_pass": 8 * 8 * (4 // 4),
+        "lab7.q7.one_pass_bytes": lab7_state_bytes(tiles8, 8, 8, 4),
+        "lab7.q7.pass_bytes": lab7_state_bytes(tiles8, 1, 8, 4),
+        "lab7.q7.passes_bytes": 8 * lab7_state_bytes(tiles8, 1, 8, 4),
+        "lab7.q7.int64_desc_bytes": 8 * 8 * (8 // 4) * 8,
+        "lab7.q7.int64_tile_bytes": lab7_shape(8, 8)[2] * 8,
     }
 
 
