@@ -6,7 +6,8 @@
 # folder) and SOURCE (repository, commit, path).  Each program is built with
 # nvcc and with common/emu/emu-nvcc from the same sources and flags, run once
 # on the GPU and under CUEMU_SCHEDULE=inorder, reverse and random:7 on the
-# emulator, and its filtered stdout and exit status compared with the GPU's.
+# emulator, and its filtered stdout and exit status compared with the GPU's
+# (a program that nvcc and the emulator both refuse to build counts as the same).
 # Without corpus/ it is skipped; without nvcc or a GPU only the emulator half
 # runs (nvcc, when present, still compiles) and the GPU side says SKIPPED.
 # Output: one row per program, $OUT/table.md, logs under $OUT/<program>/.
@@ -73,6 +74,12 @@ one_program() {
             cells+=("DIFF(rc=$rc)")
         fi
     done
+    # A program that nvcc refuses and the emulator refuses too (code from
+    # before CUDA 9, say) behaves the same on both: counted as identical.
+    if [ "$nb" = no ] && [ "$eb" = no ]; then
+        cells=("both refuse" "both refuse" "both refuse")
+        echo same >"$o/verdict"
+    fi
     [ "${cells[*]}" = "same same same" ] && echo same >"$o/verdict"
     printf '%-28s | %-10s | %-9s | %s\n' "$name" "$nb" "$eb" "${cells[*]}" >"$o/row.txt"
     printf '| %s | %s | %s | %s | %s | %s |\n' "$name" "$nb" "$eb" "${cells[@]}" >"$o/row.md"
