@@ -188,34 +188,33 @@ __device__ __forceinline__ state<U, K, D> shifted_by_count(const U (*rows)[KMAX]
     return s;
 }
 
-/* Every value of a state from lane `from` (a warp shuffle per value). */
+/* Every value of a state from another lane, one warp shuffle per value:
+ * from lane - arg (UP; a lane below 0 keeps its own) or from lane arg. */
+template <bool UP, typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> shfl_state(const state<U, K, D> &s, unsigned int arg,
+                                                     int order)
+{
+    state<U, K, D> r = s;
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        if (j < order)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+                r.v[j][c] = UP ? __shfl_up_sync(FULL_MASK, s.v[j][c], arg)
+                               : __shfl_sync(FULL_MASK, s.v[j][c], arg);
+    return r;
+}
 template <typename U, int K, int D>
 __device__ __forceinline__ state<U, K, D> shfl_up(const state<U, K, D> &s, unsigned int delta,
                                                   int order)
 {
-    state<U, K, D> r = s;
-#pragma unroll
-    for (int j = 0; j < K; j++)
-        if (j < order)
-#pragma unroll
-            for (int c = 0; c < D; c++)
-                r.v[j][c] = __shfl_up_sync(FULL_MASK, s.v[j][c], delta);
-    return r;
+    return shfl_state<true>(s, delta, order);
 }
-
-/* Every value of a state from lane `from` (a broadcast). */
 template <typename U, int K, int D>
 __device__ __forceinline__ state<U, K, D> shfl_from(const state<U, K, D> &s, unsigned int from,
                                                     int order)
 {
-    state<U, K, D> r = s;
-#pragma unroll
-    for (int j = 0; j < K; j++)
-        if (j < order)
-#pragma unroll
-            for (int c = 0; c < D; c++)
-                r.v[j][c] = __shfl_sync(FULL_MASK, s.v[j][c], from);
-    return r;
+    return shfl_state<false>(s, from, order);
 }
 
 /* ---- tile state: descriptors of one 64-bit word per 32 bits of value ------------- */
