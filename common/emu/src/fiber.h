@@ -44,7 +44,6 @@ struct Fiber {
     unsigned long long value;   /* warp op: what it contributes */
     unsigned long long result;  /* warp op: what it receives */
     bool vol_stored;            /* made a volatile store since its warp last met */
-    uintptr_t vol_last;         /* its last volatile access, if a store since they met */
 };
 
 struct Grid {
@@ -76,7 +75,6 @@ struct Worker {
     unsigned warp_arrived[32] = {};
     bool warp_mixed[32] = {}; /* waiting lanes of the warp are in different operations */
     unsigned char warp_vol[32] = {}; /* VOL_LOADED | VOL_STORED since the warp last met */
-    unsigned short warp_steps[32] = {}; /* volatile steps each warp took in this pass */
     char *smem_region = nullptr; /* dynamic shared memory + guard page */
     size_t smem_cap = 0;
     size_t smem_filled = 0; /* bytes at the region's end filled with 0xff so far */
@@ -128,13 +126,9 @@ void volatile_met(Worker *w, int wi);
 /* The base of fiber i's stack (its guard page, or the page below its
  * canary), allocated on first use (stacks.cpp). */
 char *stack_for(Worker *w, unsigned i);
-/* Fiber i, whose stack has no guard page, has ended: the stack must still
- * have its canary, or the run ends with a stack overflow report. */
+/* Fiber i has ended: a stack without a guard page must still have its
+ * canary, or the run ends with a stack overflow report. */
 void check_stack(Worker *w, unsigned i);
-
-/* The running fiber stops (it waits) and fiber g, a lane of its warp,
- * runs next, out of the pass's order (warp.cpp: volatile steps). */
-void hand_over(Fiber *g);
 
 /* The running fiber stops here until its scheduler runs it again
  * (sched.cpp): at a barrier, in a warp operation, or to let others run. */

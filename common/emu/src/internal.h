@@ -93,17 +93,12 @@ int worker_count();
  *     it sleeps on the grid's condition variable: the last blocks arrive
  *     within microseconds, but a cooperative grid may have thousands of
  *     blocks, each holding an OS thread, and sleeping ones cost nothing.
- *   VOLATILE_STEPS_PER_PASS: lockstep steps at volatile accesses (warp.cpp)
- *     a warp takes in one pass over its block, its lanes handing over to
- *     each other directly: the warp-synchronous idiom takes 18; lanes
- *     polling a volatile flag that another warp of the block sets must let
- *     that warp run after a while.
  *   GRID_SYNC_CHECK_MS: a block asleep at grid.sync() is woken when the
  *     grid opens, or when a block of the grid exits (a divergence); it
  *     also wakes this often, in case a wake-up is missed.  Thousands of
  *     sleeping blocks waking often would take the CPU from the others. */
-enum { GUARDED_STACKS_PERCENT = 50, STACKS_PER_ARENA = 64, VOLATILE_STEPS_PER_PASS = 256,
-       GRID_SYNC_SPINS = 64, GRID_SYNC_CHECK_MS = 1000 };
+enum { GUARDED_STACKS_PERCENT = 50, STACKS_PER_ARENA = 64, GRID_SYNC_SPINS = 64,
+       GRID_SYNC_CHECK_MS = 1000 };
 constexpr unsigned long long STACK_CANARY = 0x5afe57acc0ffee11ull;
 
 /* ---- CUEMU_MEMORY=weak (memory.cpp) ------------------------------------

@@ -246,8 +246,7 @@ void fiber_body()
         diag_exit("a C++ exception escaped from device code");
     }
     Fiber *f = tl_fiber;
-    if (w->canaries[f->linear])
-        check_stack(w, f->linear);
+    check_stack(w, f->linear);
     mem_settle();
     f->state = EXITED;
     w->nrunnable--;
@@ -294,30 +293,21 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
     if (w->fibers.size() < n)
         w->fibers.resize(n);
     Fiber *fs = w->fibers.data();
-    stack_for(w, n - 1); /* every stack the block needs, before the loop */
-    char *const *stacks = w->stacks.data();
-    const size_t top = page_size() + s.stack_bytes;
-    uint3 t = {0, 0, 0}; /* thread index of fiber i, counted (no divisions) */
     for (unsigned i = 0; i < n; i++) {
         Fiber &f = fs[i];
+        char *stack = stack_for(w, i);
         /* Stagger the stack tops over the cache sets: otherwise the saved
          * contexts of all fibers (stacks a multiple of 4 KiB apart) compete
          * for the same few L1 sets and every switch misses. */
         size_t color = (i % 64) * 64 + (i / 64 % 4) * 4096;
-        f.ctx = new_context(stacks[i] + top - color);
-        f.tid = t;
-        if (++t.x == bd.x) {
-            t.x = 0;
-            if (++t.y == bd.y) {
-                t.y = 0;
-                t.z++;
-            }
-        }
+        f.ctx = new_context(stack + page_size() + s.stack_bytes - color);
+        f.tid.x = i % bd.x;
+        f.tid.y = i / bd.x % bd.y;
+        f.tid.z = i / bd.x / bd.y;
         f.linear = i;
         f.state = RUNNABLE;
         f.soft = false;
         f.vol_stored = false;
-        f.vol_last = 0;
         f.file = "";
         f.line = 0;
     }
@@ -353,7 +343,6 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
          * switching to the next when it stops (yield_to_block_scheduler). */
         w->k = w->warp_first = 0;
         w->warp_moved = false;
-        memset(w->warp_steps, 0, sizeof w->warp_steps);
         w->ran = w->ran_soft = 0;
         if (Fiber *first = next_in_pass(w)) {
             enter(w, first);
@@ -534,13 +523,6 @@ void start_workers()
 
 namespace detail {
 void yield_fiber() { yield_to_block_scheduler(); }
-void hand_over(Fiber *g)
-{
-    Worker *w = tl_worker;
-    Fiber *f = tl_fiber;
-    enter(w, g);
-    switch_to(&f->ctx, g->ctx);
-}
 const char *op_name(bool warp, int kind) { return kind_name(warp, kind); }
 } // namespace detail
 

@@ -75,6 +75,8 @@ char *stack_for(Worker *w, unsigned i)
 /* A fiber without a guard page has ended: its canary must be intact. */
 void check_stack(Worker *w, unsigned i)
 {
+    if (!w->canaries[i])
+        return;
     if (memcmp(w->stacks[i] + page_size(), &STACK_CANARY, sizeof STACK_CANARY))
         diag_exit("stack overflow of a device thread (each CUDA thread has a %zu KiB stack "
                   "here; deep recursion or a large local array?  CUEMU_STACK_KB raises it)",

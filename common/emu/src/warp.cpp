@@ -135,19 +135,15 @@ void release_activemask(Worker *w)
     }
 }
 
-/* A lane of the warp [base, end) other than `self` that still has to
- * reach its next stop, the first after self in lane order, or null.  A lane
- * that only polls (its last stop was __nanosleep) does not hold the others
- * back: it may poll for ever. */
-static Fiber *lane_on_its_way(Fiber *fs, unsigned base, unsigned end, const Fiber *self)
+/* Does a lane of the warp [base, end) other than `self` still have to
+ * reach its next stop?  A lane that only polls (its last stop was
+ * __nanosleep) does not hold the others back: it may poll for ever. */
+static bool lanes_on_their_way(const Fiber *fs, unsigned base, unsigned end, const Fiber *self)
 {
-    unsigned from = self ? (unsigned)(self - fs) + 1 : base;
-    for (unsigned k = 0; k < end - base; k++) {
-        unsigned i = from + k < end ? from + k : from + k - (end - base);
+    for (unsigned i = base; i < end; i++)
         if (&fs[i] != self && fs[i].state == RUNNABLE && !fs[i].soft)
-            return &fs[i];
-    }
-    return nullptr;
+            return true;
+    return false;
 }
 
 /* The lanes of warp [base, end) waiting at a volatile access go on. */
@@ -167,7 +163,7 @@ void release_volatile(Worker *w)
     Fiber *fs = w->fibers.data();
     for (unsigned base = 0; base < w->n && w->nvolatile > 0; base += 32) {
         unsigned end = std::min(w->n, base + 32);
-        if (!lane_on_its_way(fs, base, end, nullptr))
+        if (!lanes_on_their_way(fs, base, end, nullptr))
             release_volatile_warp(w, base, end);
     }
 }
@@ -180,10 +176,8 @@ void volatile_met(Worker *w, int wi)
         if (!w->warp_vol[k])
             continue;
         w->warp_vol[k] = 0;
-        for (unsigned i = k * 32; i < std::min(w->n, k * 32 + 32); i++) {
+        for (unsigned i = k * 32; i < std::min(w->n, k * 32 + 32); i++)
             fs[i].vol_stored = false;
-            fs[i].vol_last = 0;
-        }
     }
 }
 
@@ -194,18 +188,12 @@ using namespace detail;
  * apart from running the warp in lockstep?  Not for a load while no lane
  * of the warp has stored since they last met (loads do not see each
  * other), nor for a lane's first store while no lane has loaded (stores
- * of one step go in any order on a GPU too), nor for a load of what the
- * lane has just stored.  Any other access may meet an access another lane
- * makes at an earlier step. */
-static inline bool free_step(Worker *w, const Fiber *f, uintptr_t addr, bool store)
+ * of one step go in any order on a GPU too).  Any other access may meet
+ * an access another lane makes at an earlier step. */
+static inline bool free_step(Worker *w, const Fiber *f, bool store)
 {
     unsigned char done = w->warp_vol[f->linear >> 5];
-    if (store)
-        return !(done & VOL_LOADED) && !f->vol_stored;
-    /* A lane reading back what its last access stored reads its own value
-     * in lockstep too: another lane's store there, at an earlier step, came
-     * before its own; at a later step, after the read. */
-    return !(done & VOL_STORED) || f->vol_last == addr;
+    return store ? !(done & VOL_LOADED) && !f->vol_stored : !(done & VOL_STORED);
 }
 
 /*
@@ -228,30 +216,21 @@ void volatile_step(uintptr_t addr, bool store)
     if (!f)
         return;
     unsigned wi = f->linear >> 5;
-    if (!free_step(w, f, addr, store) && !on_fiber_stack(addr)) {
+    if (!free_step(w, f, store) && !on_fiber_stack(addr)) {
         unsigned base = wi * 32, end = std::min(w->n, base + 32);
         Fiber *fs = w->fibers.data();
-        if (Fiber *g = lane_on_its_way(fs, base, end, f)) {
+        if (lanes_on_their_way(fs, base, end, f)) {
             mem_settle();
             f->state = AT_VOLATILE;
             w->nrunnable--;
             w->nvolatile++;
-            /* The lanes of the warp take their steps in turn while their
-             * stacks are still in the cache, up to VOLATILE_STEPS_PER_PASS
-             * steps (lanes that poll a flag another warp sets must let
-             * that warp run); then the pass goes on. */
-            if (w->warp_steps[wi] < VOLATILE_STEPS_PER_PASS)
-                hand_over(g);
-            else
-                yield_fiber();
+            yield_fiber();
         } else if (w->nvolatile > 0) {
             release_volatile_warp(w, base, end);
-            w->warp_steps[wi]++;
         }
     }
     w->warp_vol[wi] |= store ? VOL_STORED : VOL_LOADED;
     f->vol_stored |= store;
-    f->vol_last = store ? addr : 0;
 }
 
 int block_sync(BarrierKind kind, int pred, const char *file, int line)
