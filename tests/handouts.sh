@@ -1,5 +1,5 @@
 #!/bin/sh
-# handouts.sh - every handout (and README, DESIGN, the answer keys) renders to
+# handouts.sh - every handout (and README, docs/, the answer keys) renders to
 # HTML with its tables and figures, and every link resolves
 # (tests/render_handouts.py).  Needs a python3 with the markdown module:
 # the one on PATH, or Debian's /usr/bin/python3 (make deps installs

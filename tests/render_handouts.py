@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """render_handouts.py - every handout renders, and every link and figure in it resolves.
 
-Each page (handouts/*.md, handouts/keys/*.md, README.md, DESIGN.md) is rendered
+Each page (README.md, docs/*.md, handouts/*.md, handouts/keys/*.md) is rendered
 to HTML with Python-Markdown (tables, fenced code), the HTML a browser would be
 given, and checked:
   - tables: every table of the source became an HTML table, with the header's
@@ -25,8 +25,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def pages():
-    out = [os.path.join(TOP, "README.md"), os.path.join(TOP, "DESIGN.md")]
-    for folder in ("handouts", os.path.join("handouts", "keys")):
+    out = [os.path.join(TOP, "README.md")]
+    for folder in ("docs", "handouts", os.path.join("handouts", "keys")):
         d = os.path.join(TOP, folder)
         out += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".md"))
     return out
