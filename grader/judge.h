@@ -2,7 +2,8 @@
  * judge.h - one run of a lab binary, judged in the grader's own process:
  * the input is regenerated from the seed, the reference computed here, and
  * the raw output read back from the file the binary wrote.  Nothing the
- * binary prints about itself is believed.
+ * binary says about its result is believed; only its times are read from
+ * its result file, and speed.c bounds them by a device copy's.
  */
 #ifndef JUDGE_H
 #define JUDGE_H
