@@ -5,7 +5,8 @@
 #   EMU_DEPS      Debian packages the emulator and its tests need
 #   emu-runtime   build build/emu/libcuemu.a now
 #   test-emu      build and run the emulator's Criterion tests (tests/emu/),
-#                 then tests/emu/missing-fence.sh (the weak memory mode)
+#                 then tests/emu/missing-fence.sh (the weak memory mode) and
+#                 tests/emu/counters.sh (counted builds, emu-nvcc --count)
 
 EMU_NVCC  := $(TOP)/common/emu/emu-nvcc
 EMU_DEPS  := g++ gcc python3 libboost-context-dev libcriterion-dev
@@ -40,3 +41,4 @@ test-emu: $(EMU_TEST_BIN) $(EMU_BUILD)/tests/test_emu
 	cd $(TOP) && CUEMU_TEST_BIN=$(EMU_BUILD)/tests CUEMU_TEST_SRC=$(EMU_TEST_DIR) \
 	  EMU_NVCC=$(EMU_NVCC) $(EMU_BUILD)/tests/test_emu --jobs $(EMU_TEST_JOBS)
 	sh $(EMU_TEST_DIR)/missing-fence.sh
+	sh $(EMU_TEST_DIR)/counters.sh

@@ -57,6 +57,22 @@ unsigned active_mask(const char *file, int line);
 void soft_yield();
 [[noreturn]] void trap(const char *what, const char *file, int line);
 
+/* Counted builds (emu-nvcc --count, src/count.cpp).  The source pass wraps
+ * each if / while / for condition as branch(cond, site): the runtime
+ * records, per device thread, the n-th execution of each site and which
+ * way it went (in constant evaluation it is the condition itself).  It
+ * registers each static __shared__ array with count_shared as a thread
+ * declares it, and turns the counters on with count_enable. */
+bool branch_slow(bool c, unsigned long long site, const char *file, int line);
+constexpr inline bool branch(bool c, unsigned long long site, const char *file = __builtin_FILE(),
+                             int line = __builtin_LINE())
+{
+    return __builtin_is_constant_evaluated() ? c : branch_slow(c, site, file, line);
+}
+void count_shared(const volatile void *p, size_t bytes);
+bool count_not_counted(const char *what);
+bool count_enable();
+
 struct LaunchConfig {
     dim3 grid, block;
     size_t shmem;

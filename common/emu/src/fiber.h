@@ -123,6 +123,14 @@ void volatile_met(Worker *w, int wi);
 /* End the run with a diagnostic about a block (printf-style). */
 [[noreturn]] void fail_block(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Counted builds (count.cpp; each call only where g_counting): a block of
+ * n threads starts, with dynamic shared memory [base, base + bytes); one of
+ * its barriers opens; it ends; its grid has finished. */
+void count_block_begin(Grid *g, const char *base, size_t bytes, unsigned n);
+void count_barrier();
+void count_block_end();
+void count_launch_end(Grid *g);
+
 /* The base of fiber i's stack (its guard page, or the page below its
  * canary), allocated on first use (stacks.cpp). */
 char *stack_for(Worker *w, unsigned i);

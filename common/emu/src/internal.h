@@ -134,6 +134,14 @@ constexpr unsigned long long STACK_CANARY = 0x5afe57acc0ffee11ull;
 enum { WEAK_BUFFER = 8, WEAK_MEAN_GAP = 512, WEAK_HOLD_US = 10000, WEAK_POLL_TICKS = 64,
        WEAK_DRAIN_US = 50, VIS_SLOTS = 4096, VIS_OBSERVED = 8, VIS_WARNINGS = 4 };
 extern bool g_weak_memory; /* settings().weak_memory, read on every access */
+/* Counted builds (count.cpp): the counters are on.  g_mem_hooks is
+ * g_weak_memory || g_counting, the one test every access hook makes. */
+extern bool g_counting;
+extern bool g_mem_hooks;
+/* An access hook's kind, for the counters. */
+enum AccessKind { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_RANGE };
+/* A device thread's access of [a, a + size) at pc (counted builds). */
+void count_access(uintptr_t a, unsigned size, AccessKind kind, uintptr_t pc);
 /* A worker starts block b (seeds the flush moments from the memory seed). */
 void mem_block_begin(unsigned long long b);
 /* A worker stops a fiber (barrier, warp operation, exit): a volatile store

@@ -198,10 +198,14 @@ void touch(StoreBuffer &b, uintptr_t a, unsigned size, bool write)
         moment(b);
 }
 
-/* The hot path of every access hook: nothing to do in the default mode, on
- * the host thread, or with an empty buffer. */
-inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write)
+/* The hot path of every access hook: nothing to do in the default mode
+ * (one test: neither weak memory nor counters), on the host thread, or with
+ * an empty buffer.  A counted build tells the counters first (count.cpp). */
+__attribute__((noinline)) StoreBuffer *hook_on(uintptr_t a, unsigned size, bool write,
+                                                uintptr_t pc, AccessKind kind)
 {
+    if (g_counting)
+        count_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind, pc);
     if (!g_weak_memory)
         return nullptr;
     StoreBuffer &b = tl_sb;
@@ -215,6 +219,13 @@ inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write)
         touch(b, a, size, write);
     return &b;
 }
+/* Out of line, so that the default mode's hook is a test and a return
+ * (no registers saved first). */
+inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write, uintptr_t pc = 0,
+                         AccessKind kind = ACC_LOAD)
+{
+    return __builtin_expect(g_mem_hooks, 0) ? hook_on(a, size, write, pc, kind) : nullptr;
+}
 
 /* A volatile store to [a, a + size) is about to happen: keep what it
  * overwrites, to take the store back at the next hook (settle).  Not for a
@@ -222,7 +233,7 @@ inline StoreBuffer *hook(uintptr_t a, unsigned size, bool write)
  * spill) before the store would be written back. */
 inline void volatile_store_hook(uintptr_t a, unsigned size, uintptr_t pc)
 {
-    StoreBuffer *b = hook(a, size, true);
+    StoreBuffer *b = hook(a, size, true, pc);
     if (!b || on_fiber_stack(a))
         return;
     b->pending = true;
@@ -236,7 +247,7 @@ inline void volatile_store_hook(uintptr_t a, unsigned size, uintptr_t pc)
  * older value (a load that nothing orders after the flag it follows). */
 inline void volatile_load_hook(uintptr_t a, unsigned size, uintptr_t pc)
 {
-    if (hook(a, size, false))
+    if (hook(a, size, false, pc))
         vis_load(a, size, pc);
 }
 
@@ -258,7 +269,7 @@ uintptr_t overtaken(const StoreBuffer &b)
  * loads (visible.cpp's view; looser than CUDA, README.md says why). */
 inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes, uintptr_t pc)
 {
-    StoreBuffer *b = hook((uintptr_t)a, size, true);
+    StoreBuffer *b = hook((uintptr_t)a, size, true, pc, ACC_ATOMIC);
     if (!b)
         return;
     uintptr_t ahead_pc = 0;
@@ -384,14 +395,20 @@ void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void **, void *) {}
 void __tsan_vptr_read(void **) {}
-void __tsan_read_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size, false); }
-void __tsan_write_range(void *a, unsigned long size) { hook((uintptr_t)a, (unsigned)size, true); }
+void __tsan_read_range(void *a, unsigned long size)
+{
+    hook((uintptr_t)a, (unsigned)size, false, CUEMU_PC, cuemu::ACC_RANGE);
+}
+void __tsan_write_range(void *a, unsigned long size)
+{
+    hook((uintptr_t)a, (unsigned)size, true, CUEMU_PC, cuemu::ACC_RANGE);
+}
 
 /* A volatile access is a step the lanes of a warp take together
  * (volatile_step), then what CUEMU_MEMORY=weak does with it. */
 #define CUEMU_ACCESS(N)                                                                    \
-    void __tsan_read##N(void *a) { hook((uintptr_t)a, N, false); }                         \
-    void __tsan_write##N(void *a) { hook((uintptr_t)a, N, true); }                         \
+    void __tsan_read##N(void *a) { hook((uintptr_t)a, N, false, CUEMU_PC); }               \
+    void __tsan_write##N(void *a) { hook((uintptr_t)a, N, true, CUEMU_PC); }               \
     void __tsan_volatile_read##N(void *a)                                                  \
     {                                                                                      \
         cuemu::volatile_step((uintptr_t)a, false);                                                \
@@ -408,8 +425,8 @@ CUEMU_ACCESS(4)
 CUEMU_ACCESS(8)
 CUEMU_ACCESS(16)
 #define CUEMU_UNALIGNED(N)                                                                 \
-    void __tsan_unaligned_read##N(void *a) { hook((uintptr_t)a, N, false); }               \
-    void __tsan_unaligned_write##N(void *a) { hook((uintptr_t)a, N, true); }               \
+    void __tsan_unaligned_read##N(void *a) { hook((uintptr_t)a, N, false, CUEMU_PC); }     \
+    void __tsan_unaligned_write##N(void *a) { hook((uintptr_t)a, N, true, CUEMU_PC); }     \
     void __tsan_unaligned_volatile_read##N(void *a)                                        \
     {                                                                                      \
         cuemu::volatile_step((uintptr_t)a, false);                                                \

@@ -324,6 +324,8 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         w->smem_filled = dyn;
     }
     dyn_smem_base = w->smem_region + w->smem_cap - dyn;
+    if (g_counting)
+        count_block_begin(g, dyn_smem_base, g->shmem, n);
 
     if (w->perm.size() < n)
         w->perm.resize(n);
@@ -362,6 +364,8 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
         else if (ran > 0 && ran == ran_soft)
             sched_yield(); /* everyone is polling: let other blocks run */
     }
+    if (g_counting)
+        count_block_end();
 }
 
 unsigned long long block_at(Grid *g, unsigned long long k)
@@ -614,6 +618,8 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     }
     g_grid = nullptr;
     g_cv_host.wait(lk, [] { return g_active == 0; });
+    if (g_counting)
+        count_launch_end(&g);
     return cudaSuccess;
 }
 

@@ -49,6 +49,7 @@ void load_memory_setting(Settings &s)
         s.memory_seed = (unsigned long long)std::chrono::steady_clock::now()
                             .time_since_epoch().count() ^ ((unsigned long long)getpid() << 20);
     g_weak_memory = true;
+    g_mem_hooks = true;
 }
 
 void load_settings()

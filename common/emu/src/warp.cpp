@@ -98,6 +98,8 @@ void resolve_stall(Worker *w)
         fs[i].state = RUNNABLE;
     w->nrunnable = (int)w->n;
     w->nbarrier = 0;
+    if (g_counting)
+        count_barrier();
     g_progress.fetch_add(1, std::memory_order_relaxed);
 }
 
