@@ -74,7 +74,8 @@ help:
 	@echo "  make bench LAB=labN  time your kernels and the reference over sizes (build/bench/)"
 	@echo "  make plots LAB=labN  draw the bench: GB/s against n, with the copy and CUB"
 	@echo "  make profile LAB=labN  ncu on your kernels and the reference: the handout's metrics"
-	@echo "                       side by side ([VARIANT=name] [N=2^24]; needs a GPU and ncu)"
+	@echo "                       side by side ([VARIANT=name] [N=2^24]; with a GPU: ncu; without:"
+	@echo "                       the emulator's exact counts of divergence, barriers, bank conflicts)"
 	@echo "  make dist            build/dist/reduce-scan-kit.tar.gz: a student's copy, no solutions"
 	@echo "                       (references prebuilt for DIST_ARCHS=\"$(DIST_ARCHS)\"; needs nvcc)"
 	@echo "  make clean           remove $(BUILD)/"
@@ -275,15 +276,42 @@ plots:
 # your kernels next to the reference's.  The GPU and ncu are checked before
 # anything is built: without them it says why and fails (profile_lab.py
 # exits 3 or 4; make itself then exits 2).  PROFILE_SAVE=dir keeps ncu's CSVs.
+#
+# On the CPU emulator (no GPU, or EMU=1) it counts instead: counted builds
+# (emu-nvcc --count) of your lab and of the reference go to $(COUNT_DIR)/,
+# apart from $(OUT)/, and the table shows the emulator's exact counts of
+# divergent branches, barriers and bank conflicts (default N=2^16).
 PROFILE_REF = $(if $(wildcard solutions),$(OUT)/ref/$(LAB),$(wildcard refbin/$(LAB)))
+COUNT_DIR := $(BUILD)/count
+PROFILE_ARGS = $(if $(VARIANT),--variant "$(VARIANT)") $(if $(N),-n "$(N)")
 profile:
 	@case " $(LABS) " in *" $(LAB) "*) ;; *) echo "usage: make profile LAB=labN (one of: $(LABS))" \
 	  "[VARIANT=name] [N=2^24]" >&2; exit 2;; esac
 	@$(PYTHON) common/tools/profile_lab.py --preflight --lab $(LAB) --backend $(BACKEND)
+ifeq ($(BACKEND),emu)
+	@$(MAKE) --no-print-directory $(COUNT_DIR)/$(LAB) $(if $(wildcard solutions),$(COUNT_DIR)/ref/$(LAB))
+	$(PYTHON) common/tools/profile_lab.py --backend emu --lab $(LAB) --yours $(COUNT_DIR)/$(LAB) \
+	  $(if $(wildcard solutions),--ref $(COUNT_DIR)/ref/$(LAB)) $(PROFILE_ARGS)
+else
 	@$(MAKE) --no-print-directory $(LAB) $(if $(wildcard solutions),$(OUT)/ref/$(LAB))
 	$(PYTHON) common/tools/profile_lab.py --lab $(LAB) --yours $(OUT)/$(LAB) \
-	  $(if $(PROFILE_REF),--ref $(PROFILE_REF)) $(if $(VARIANT),--variant "$(VARIANT)") \
-	  $(if $(N),-n "$(N)") $(if $(PROFILE_SAVE),--save "$(PROFILE_SAVE)")
+	  $(if $(PROFILE_REF),--ref $(PROFILE_REF)) $(PROFILE_ARGS) \
+	  $(if $(PROFILE_SAVE),--save "$(PROFILE_SAVE)")
+endif
+
+# Counted emulator builds of a lab (yours, and the reference), for make
+# profile; they link the same harness objects as $(OUT)/labN.
+define COUNT_RULES
+$(COUNT_DIR)/$(1): $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) $(EMU_RT_DEPS) | backend-check
+	@mkdir -p $$(@D)
+	$$(EMU_NVCC) --count $$(CUFLAGS) -o $$@ $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+$(COUNT_DIR)/ref/$(1): $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) $(EMU_RT_DEPS) | backend-check
+	@mkdir -p $$(@D)
+	$$(EMU_NVCC) --count $$(CUFLAGS) -o $$@ $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+endef
+ifeq ($(BACKEND),emu)
+$(foreach l,$(LABS),$(eval $(call COUNT_RULES,$(l))))
+endif
 
 # A student's copy: no solutions/ or tests/, each lab's reference prebuilt
 # (for DIST_ARCHS) so that speed is still graded.  Needs nvcc, not a GPU.

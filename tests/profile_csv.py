@@ -78,6 +78,19 @@ class Table(unittest.TestCase):
                 self.assertEqual(set(row), keys, row["label"])
                 self.assertIn(row["combine"], ("sum", "time"))
         self.assertEqual(pm.metrics_for("lab1")[0], "gpu__time_duration.sum")
+        for lab in list(pm.EMU_LABS) + ["lab7"]:
+            for row in pm.emu_rows_for(lab):
+                self.assertEqual(set(row), keys, row["label"])
+
+    def test_emulator_counts_as_rows(self):
+        runs = [{"kernel": "k", "metrics": {"divergent": 12, "branches": 48, "blocks": 2,
+                                            "barriers": 20, "wavefronts_ld": 16,
+                                            "shared_loads": 2}}]
+        self.assertEqual(ncu_csv.row_value(runs, pm.EROW_DIVERGENT, N), 6)
+        self.assertEqual(ncu_csv.row_value(runs, pm.EROW_DIV_SHARE, N), 25)
+        self.assertEqual(ncu_csv.row_value(runs, pm.EROW_PASSES_LD, N), 8)
+        self.assertIn("kernel time", pm.gpu_only_labels("lab1"))
+        self.assertNotIn("bank conflicts (ld + st)", pm.gpu_only_labels("lab4"))
 
 
 if __name__ == "__main__":

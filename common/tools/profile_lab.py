@@ -4,6 +4,7 @@ few metrics a lab's handout discusses, your kernels next to the reference's.
 
 usage: profile_lab.py --preflight [--backend gpu|emu]
        profile_lab.py --lab labN --yours BIN [--ref BIN] [--variant NAME] [-n N] [--save DIR]
+       profile_lab.py --backend emu --lab labN --yours BIN [--ref BIN] [--variant NAME] [-n N]
        profile_lab.py --lab labN --from-csv YOURS.csv [REF.csv] [--variant NAME] [-n N]
 
 Each variant (every one the binary lists but demonstrations, or --variant)
@@ -14,12 +15,23 @@ kernels.  The rows and their metrics are in profile_metrics.py; ncu's CSV
 is read by ncu_csv.py.  --from-csv prints the table from saved reports
 (--save keeps them) without a GPU.
 
+With --backend emu (no GPU: the labs build for the CPU emulator) the
+binaries are counted builds (emu-nvcc --count, made by the Makefile into
+build/count/), each variant runs once with -r 0 on the emulator, and the
+table shows the emulator's exact counts (profile_metrics.EMU_LABS): the
+same lessons of divergence, barriers and bank conflicts, no time or
+bandwidth.
+
 Exit status: 0 profiled (a wrong result is a note, not a failure), 2 bad
-usage, 3 no GPU (or binaries built for the CPU emulator), 4 no ncu,
-5 ncu may not read the GPU's counters, 6 a profile produced no report.
+usage, 3 no GPU for the GPU build (EMU=0 on a machine without one), 4 no
+ncu, 5 ncu may not read the GPU's counters, 6 a profile produced no report
+(ncu or the program failed), 7 a variant launched none of the lab's
+kernels (a skeleton whose launching TODOs are not done yet): the other
+side's column is printed all the same.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -32,20 +44,18 @@ import profile_metrics
 from bench import parse_size
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-EXIT_NO_GPU, EXIT_NO_NCU, EXIT_NO_PERMISSION, EXIT_NO_REPORT = 3, 4, 5, 6
+EXIT_NO_GPU, EXIT_NO_NCU, EXIT_NO_PERMISSION, EXIT_NO_REPORT, EXIT_NO_KERNEL = 3, 4, 5, 6, 7
 DEFAULT_N = "2^24"      # 64 MiB of int32: far past the L2, yet each run takes seconds
 MAX_LAUNCHES = 64       # ncu --launch-count: lab 5's recursion at 2^30 is under 10
 HARNESS_TIMEOUT = 120   # s, the binary's own watchdog: ncu replays each kernel ~10 times
+EMU_TIMEOUT = 300       # s, a counted emulator run (2^16 elements take about a second)
 NCU_TIMEOUT = 600       # s, for ncu and the binary together (it starts slowly)
 
 NO_GPU = """\
-make profile: no NVIDIA GPU here (nvidia-smi lists none), and profiling needs one:
-  ncu reads the GPU's hardware counters while your kernel runs.
-  Here the CPU emulator checks correctness, not speed: ./grade {lab} and build/{lab}
-  find wrong results, races (CUEMU_SCHEDULE=reverse or random) and deadlocks, but
-  keep no count of divergence, bank conflicts or DRAM traffic. Count those by
-  hand with the handout's tables (handouts/{lab}.md, "Measure it"), and run
-  `make profile LAB={lab}` on a machine with an NVIDIA GPU and the CUDA toolkit."""
+make profile: no NVIDIA GPU here (nvidia-smi lists none), and EMU=0 asks for the
+  GPU build, which ncu profiles by reading the GPU's hardware counters.
+  Without EMU=0, `make profile LAB={lab}` counts on the CPU emulator instead:
+  divergent branches, barriers and bank conflicts, exactly (no time or bandwidth)."""
 EMU_BUILD = """\
 make profile: this machine has a GPU, but the labs build for the CPU emulator
   (EMU=1, or nvcc not found): ncu profiles only the GPU build. Drop EMU=1, or
@@ -83,7 +93,10 @@ def find_ncu():
 
 
 def preflight(lab, backend):
-    """0 when a profile can run here, else the exit status, said plainly."""
+    """0 when a profile can run here, else the exit status, said plainly.
+    The emulator's counts need no GPU and no ncu."""
+    if backend == "emu":
+        return 0
     if not have_gpu():
         print(NO_GPU.format(lab=lab or "labN"), file=sys.stderr)
         return EXIT_NO_GPU
@@ -164,18 +177,47 @@ def kernels_line(who, runs):
     return "  %-10s %s" % (who + ":", listed or "none profiled")
 
 
-def table(lab, variant, n, sides):
+def emu_kernels_line(who, runs):
+    """'yours: reduce_blocks x1 (64 blocks of 512)': the emulator's launches."""
+    listed = ", ".join("%s x1 (%d block%s of %d threads)" % (
+        r["kernel"], r["metrics"]["blocks"], "s"[:r["metrics"]["blocks"] != 1],
+        r["metrics"]["block_threads"]) for r in runs)
+    return "  %-10s %s" % (who + ":", listed or "no kernel of the lab launched")
+
+
+def table(lab, variant, n, sides, emu=False):
     """The side-by-side table: one line per row of the lab, then which
-    kernels each side ran.  `sides` is [(who, launches)]."""
-    lines = ["== %s %s, n = %d (int32)" % (lab, variant, n)]
+    kernels each side ran.  `sides` is [(who, launches)]; emu: the
+    emulator's counts and rows instead of ncu's."""
+    rows = profile_metrics.emu_rows_for(lab) if emu else profile_metrics.rows_for(lab)
+    lines = ["== %s %s, n = %d (int32%s)" % (lab, variant, n,
+                                           ", CPU emulator's exact counts" if emu else "")]
     head = ["metric"] + [who for who, _ in sides] + ["what it means"]
     body = [[row["label"]] + [cell(ncu_csv.row_value(runs, row, n), row) for _, runs in sides]
-            + [row["means"]] for row in profile_metrics.rows_for(lab)]
+            + [row["means"]] for row in rows]
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head) - 1)]
     for r in [head] + body:
         lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1])
-    lines += [kernels_line(who, runs) for who, runs in sides]
+    lines += [(emu_kernels_line if emu else kernels_line)(who, runs) for who, runs in sides]
     return "\n".join(lines)
+
+
+NO_KERNEL = """\
+make profile: {whose} {variant} launched no kernel of {lab} ({names}), so there is
+  nothing to count on {side}: {hint}{other}"""
+
+
+def no_kernel(lab, who, variant, side, other_side):
+    """Say plainly that a side launched none of the lab's kernels."""
+    mine = who == "yours"
+    hint = ("most likely the TODOs that launch it are not done yet (the skeleton's "
+            "host code returns before a launch)." if mine else
+            "the reference should launch one; is the build out of date?")
+    other = ("\n  The %s's column is printed all the same." % other_side) if other_side else ""
+    print(NO_KERNEL.format(whose="your" if mine else "the reference's", variant=variant,
+                           lab=lab, names=", ".join(kernel_names(lab)), side=side, hint=hint,
+                           other=other), file=sys.stderr)
+    return EXIT_NO_KERNEL
 
 
 def explain_failure(who, report, output):
@@ -198,7 +240,10 @@ def profile_variant(args, ncu, variant, n):
         save = args.save and os.path.join(args.save, "%s-%s-%s.csv" % (args.lab, variant, who))
         report, output = profile_one(ncu, args.lab, binary, variant, n, save)
         runs = ncu_csv.launches(report)
-        if not runs:
+        if not runs and "no kernels were profiled" in (report + output).lower():
+            other = "reference" if who == "yours" and args.ref else ""
+            status = status or no_kernel(args.lab, who, variant, "the GPU", other)
+        elif not runs:
             status = status or explain_failure(who, report, output)
         if "self-check FAIL" in output:
             notes.append("note: %s result is wrong (the harness's self-check failed): these "
@@ -209,6 +254,80 @@ def profile_variant(args, ncu, variant, n):
     for note in notes:
         print("  " + note)
     return status
+
+
+def emu_run(lab, binary, variant, n):
+    """One counted emulator run of a variant: (its launches of the lab's
+    kernels in ncu_csv's shape, or None when the program wrote no counts;
+    the program's output; what the emulator could not count)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        counts = os.path.join(tmp, "counts.jsonl")
+        env = dict(os.environ, CUEMU_COUNT_OUT=counts)
+        cmd = [binary, "--variant", variant, "-n", str(n), "--dtype", "int32", "-r", "0",
+               "-w", "0", "--timeout", str(EMU_TIMEOUT), "-q"]
+        try:
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                  timeout=EMU_TIMEOUT + 30)
+            output = done.stdout + done.stderr
+        except subprocess.TimeoutExpired:
+            output = "the emulator did not finish within %d s" % EMU_TIMEOUT
+        if not os.path.exists(counts):
+            return None, output, []
+        found = [json.loads(line) for line in open(counts) if line.strip()]
+    names = kernel_names(lab)
+    runs, skipped = [], []
+    for r in found:
+        k = ncu_csv.base_name(r["kernel"])
+        if k in names:
+            runs.append({"id": str(r["launch"]), "kernel": k, "metrics": r})
+            skipped += r["not_counted"]
+    return runs, output, sorted(set(skipped))
+
+
+def emu_profile_variant(args, variant, n):
+    """The emulator's table of one variant; 0 or an exit status."""
+    sides, status, notes = [], 0, []
+    for who, binary in (("yours", args.yours), ("reference", args.ref)):
+        if not binary:
+            continue
+        runs, output, skipped = emu_run(args.lab, binary, variant, n)
+        if runs is None:
+            tail = "\n".join("    " + l for l in output.strip().splitlines()[-8:])
+            print("make profile: %s wrote no counts (is it a counted build, emu-nvcc --count?); "
+                  "it said:\n%s" % (binary, tail), file=sys.stderr)
+            status = status or EXIT_NO_REPORT
+            runs = []
+        elif not runs:
+            other = "reference" if who == "yours" and args.ref else ""
+            status = status or no_kernel(args.lab, who, variant, "the emulator", other)
+        if "self-check FAIL" in output:
+            notes.append("note: %s result is wrong (the harness's self-check failed): these "
+                         "counts describe a kernel that does not do the job yet" %
+                         ("your" if who == "yours" else "the reference's"))
+        notes += ["not counted (%s): %s" % (who, what) for what in skipped]
+        sides.append((who, runs))
+    print(table(args.lab, variant, n, sides, emu=True))
+    for note in notes:
+        print("  " + note)
+    return status
+
+
+def emu_main(args):
+    """make profile on the CPU emulator: every variant's counted table."""
+    names = [args.variant] if args.variant else variants(args.yours)
+    if not names:
+        print("make profile: %s --list names no variant" % args.yours, file=sys.stderr)
+        return EXIT_NO_REPORT
+    worst = 0
+    for variant in names:
+        n = parse_size(args.n or profile_metrics.EMU_DEFAULT_N)
+        n = min(n, profile_metrics.VARIANT_MAX_N.get((args.lab, variant), n))
+        worst = emu_profile_variant(args, variant, n) or worst
+    print("counted on the CPU emulator (emu-nvcc --count; common/emu/README.md, \"Counters\"): "
+          "exact, and the same under every schedule.\nNot on the emulator: %s: those need a "
+          "GPU's counters (make profile LAB=%s on a machine with an NVIDIA GPU and ncu)."
+          % (", ".join(profile_metrics.gpu_only_labels(args.lab)), args.lab))
+    return worst
 
 
 def from_csv(args):
@@ -230,8 +349,8 @@ def parse_args(argv):
     ap.add_argument("--yours", help="your lab binary (make labN)")
     ap.add_argument("--ref", help="the reference binary")
     ap.add_argument("--variant", help="one variant (default: every one listed)")
-    ap.add_argument("-n", help="input elements (default %s; at most 1024 for lab 1's single-block)"
-                    % DEFAULT_N)
+    ap.add_argument("-n", help="input elements (default %s on a GPU, %s on the emulator; at "
+                    "most 1024 for lab 1's single-block)" % (DEFAULT_N, profile_metrics.EMU_DEFAULT_N))
     ap.add_argument("--save", help="keep each ncu report (CSV) in this folder")
     ap.add_argument("--from-csv", nargs="+", metavar="CSV", help="print the table from reports")
     args = ap.parse_args(argv)
@@ -256,6 +375,8 @@ def main(argv):
     status = preflight(args.lab, args.backend)
     if status or args.preflight:
         return status
+    if args.backend == "emu":
+        return emu_main(args)
     ncu = find_ncu()
     if args.save:
         os.makedirs(args.save, exist_ok=True)

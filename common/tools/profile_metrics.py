@@ -1,4 +1,6 @@
-"""profile_metrics.py - what `make profile LAB=labN` measures, in one place.
+"""profile_metrics.py - what `make profile LAB=labN` measures, in one place:
+on a GPU with Nsight Compute (LABS), on the CPU emulator with its exact
+counts (EMU_LABS, further down).
 
 For each lab, the few rows of the side-by-side table, chosen from what that
 lab's handout discusses: divergent warps and instruction issue (labs 1-2),
@@ -89,6 +91,69 @@ LABS = {
     # single pass: 8 bytes per element, and the chain's latency (handout 6, 3.5 and 7)
     "lab6": [ROW_TIME, ROW_DRAM_B, ROW_DRAM_PCT, ROW_INST],
 }
+
+# ---- the emulator's rows (make profile without a GPU) ------------------------
+# Exact counts the CPU emulator keeps in a counted build (emu-nvcc --count,
+# common/emu/README.md "Counters"), one launch of the variant: the same row
+# shape, but `num` and `den` name the counts of the emulator's report
+# (branches, divergent, barriers, blocks, shared_loads, shared_stores,
+# wavefronts_ld, wavefronts_st, conflicts_ld, conflicts_st) instead of ncu
+# metrics.  Time, instructions and DRAM traffic have no emulator row: the
+# emulator runs kernels on a CPU, so they would describe the CPU.
+EROW_DIVERGENT = dict(label="divergent branches / block", num=["divergent"], den=["blocks"],
+                      combine="sum", scale=1, fmt="%.1f",
+                      means="warp-level if/loop executions whose lanes went both ways",
+                      why="labs 1-2: the interleaved tree diverges in every warp for the first "
+                          "steps, the convergent one only in the last warp's five")
+EROW_DIV_SHARE = dict(label="divergent / warp-level branch", num=["divergent"],
+                      den=["branches"], combine="sum", scale=100, fmt="%.1f %%",
+                      means="share of branches (conditions of if/for/while) that diverged",
+                      why="the emulator's branch uniformity is 100 % minus this (a GPU's "
+                          "predicated `if` is no branch there; here every condition counts)")
+EROW_BARRIERS = dict(label="barriers / block", num=["barriers"], den=["blocks"],
+                     combine="sum", scale=1, fmt="%.1f",
+                     means="__syncthreads() each block crossed; every warp waits at each",
+                     why="labs 3-4: two barriers per Kogge-Stone step against one per "
+                         "Brent-Kung level; labs 1-2: one per tree step")
+EROW_PASSES_LD = dict(label="wavefronts / shared load", num=["wavefronts_ld"],
+                      den=["shared_loads"], combine="sum", scale=1, fmt="%.2f",
+                      means="1 = conflict-free; 8 = the 8-way conflict of a stride of 8",
+                      why="lab 4 section 4.3: phase 1 of three-phase reads with stride 8; "
+                          "Nsight Compute's passes per request, counted exactly")
+EROW_PASSES_ST = dict(EROW_PASSES_LD, label="wavefronts / shared store", num=["wavefronts_st"],
+                      den=["shared_stores"], means="the same for stores")
+EROW_CONFLICTS = dict(label="bank conflicts (ld + st)", num=["conflicts_ld", "conflicts_st"],
+                      den=None, combine="sum", scale=1, fmt="%.0f",
+                      means="wavefronts beyond the fewest the bytes need",
+                      why="what ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared counts")
+
+EMU_DEFAULT_ROWS = [EROW_BARRIERS, EROW_DIVERGENT, EROW_CONFLICTS]
+
+EMU_LABS = {
+    "lab1": [EROW_DIVERGENT, EROW_DIV_SHARE, EROW_BARRIERS],
+    "lab2": [EROW_DIVERGENT, EROW_DIV_SHARE, EROW_BARRIERS],
+    "lab3": [EROW_BARRIERS, EROW_PASSES_LD, EROW_PASSES_ST, EROW_CONFLICTS],
+    "lab4": [EROW_BARRIERS, EROW_PASSES_LD, EROW_PASSES_ST, EROW_CONFLICTS],
+}
+
+# Emulator runs are slower than a GPU's by about a thousand: a smaller n,
+# still many blocks (2^16 int32 is 64 sections of lab 3 and lab 4).
+EMU_DEFAULT_N = "2^16"
+
+
+def emu_rows_for(lab):
+    """The emulator table's rows for a lab."""
+    return EMU_LABS.get(lab, EMU_DEFAULT_ROWS)
+
+
+def gpu_only_labels(lab):
+    """The lab's GPU rows that the emulator cannot count (time,
+    instructions, lanes, DRAM): named under the emulator's table."""
+    counted = {"branch uniformity": EROW_DIV_SHARE, "passes / shared load": EROW_PASSES_LD,
+               "passes / shared store": EROW_PASSES_ST,
+               "bank conflicts (ld + st)": EROW_CONFLICTS}
+    return [row["label"] for row in rows_for(lab) if row["label"] not in counted]
+
 
 # Variants whose largest n is below the default (or the N asked for): lab
 # 1's single block takes at most 2 * 512 elements.
