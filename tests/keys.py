@@ -618,6 +618,49 @@ def lab7():
     }
 
 
+def divergent(threads, strides, cond):
+    """Warp-level executions of `if (cond(t, stride))`, one per stride, in
+    which the lanes of a warp disagree (the emulator's divergent branches),
+    plus the final `if (t == 0)` that splits warp 0."""
+    split = 0
+    for stride in strides:
+        for w in range(0, threads, 32):
+            taken = {cond(t, stride) for t in range(w, min(w + 32, threads))}
+            split += len(taken) == 2
+    return split + 1
+
+
+def padded_ways(coarsen):
+    """Wavefronts of lane t reading word coarsen * t with a pad word per 32."""
+    banks = {}
+    for lane in range(32):
+        w = coarsen * lane
+        banks.setdefault((w + w // 32) % 32, set()).add(w)
+    return max(len(v) for v in banks.values())
+
+
+def counted():
+    """The emulator's counts the keys quote (labs 1-4, question on make profile)."""
+    t1 = define("lab1-reduce-naive", "BLOCK_THREADS")
+    t2 = define("lab2-reduce-convergent", "BLOCK_THREADS")
+    c2 = define("lab2-reduce-convergent", "COARSE_THREADS")
+    coarsen = define("lab4-scan-brent-kung", "COARSEN")
+    up = [2 ** k for k in range(int(math.log2(t1)) + 1)]
+    down = [t2 >> k for k in range(int(math.log2(t2)) + 1)]
+    coarse = [c2 // 2 >> k for k in range(int(math.log2(c2 // 64)) + 1)]
+    return {
+        "lab1.q9.divergent_per_block": divergent(t1, up, lambda t, s: t % s == 0),
+        "lab1.q9.convergent_per_block": divergent(t2, down, lambda t, s: t < s),
+        "lab2.q11.convergent": divergent(t2, down, lambda t, s: t < s),
+        "lab2.q11.coarsened": divergent(c2, coarse + [32], lambda t, s: t < s),
+        "lab2.q11.coarsened_barriers": len(coarse),
+        "lab3.q11.barriers": 2 * int(math.log2(define("lab3-scan-kogge-stone", "SECTION"))),
+        "lab3.q11.stride2": conflict(2),
+        "lab4.q10.ways": conflict(coarsen),
+        "lab4.q10.padded": padded_ways(coarsen),
+    }
+
+
 def checks():
     """NAME -> value, computed."""
     add = lambda a, b: a + b
@@ -650,6 +693,7 @@ def checks():
         "lab1.q6.strides": strides384,
         "lab1.q6.oob_index": top384 if top384 >= 768 else -1,
         "lab1.q7.warp_steps": lab1_q7(),
+        **counted(),
         **lab4(),
         **lab2(),
         **lab5(),
