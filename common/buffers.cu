@@ -12,6 +12,7 @@
 #include "check.h"
 #include "cuda_check.h"
 #include "prng.h"
+#include "reference.h"
 
 /*
  * --exact: every buffer at its exact size, with no guard band and no
@@ -39,10 +40,11 @@ void *host_alloc(size_t bytes)
 
 uint32_t *host_words(size_t words) { return (uint32_t *)host_alloc(words * 4); }
 
-#ifdef __CUEMU__
 /* Allocate n + the guard band words on the device: `fill` (or `content`)
  * over the first n words (nothing with --exact and no content),
- * GUARD_WORD over the band. */
+ * GUARD_WORD over the band.  Made on the host and copied over: the
+ * emulator's way, and a witness run's on a GPU (no kernel of the
+ * harness's own may run there: harness.cu's measure() says why). */
 static void *device_fenced(size_t n, const void *content, uint32_t fill)
 {
     size_t words = n + device_guard();
@@ -59,7 +61,6 @@ static void *device_fenced(size_t n, const void *content, uint32_t fill)
     free(host);
     return dev;
 }
-#endif
 
 #ifndef __CUEMU__
 /* ---- input and fences made on the GPU ------------------------------------
@@ -175,16 +176,29 @@ void buffers_make(const cli_opts *o, kind_t kind, size_t out_words, const void *
                   void **in_dev, void **out_dev)
 {
     size_t in_words = o->n * (dtype_size(o->dtype) / 4);
-    void *in;
 #ifdef __CUEMU__
-    in = device_fenced(in_words, in_host, 0);
-    *out_dev = device_fenced(out_words, NULL, POISON_WORD);
+    const int from_host = 1;
 #else
-    (void)in_host;
-    in = device_made(in_words, o, 0);
-    *out_dev = device_made(out_words, NULL, POISON_WORD);
+    const int from_host = o->witness;
 #endif
-    *in_dev = kind == KIND_DECODE ? encode_on_device(in, o, in_words) : in;
+    if (!from_host) {
+#ifndef __CUEMU__
+        void *in = device_made(in_words, o, 0);
+        *out_dev = device_made(out_words, NULL, POISON_WORD);
+        *in_dev = kind == KIND_DECODE ? encode_on_device(in, o, in_words) : in;
+#endif
+        return;
+    }
+    void *encoded = NULL;
+    if (kind == KIND_DECODE && o->witness) { /* encoded here: no encode_kernel */
+        encoded = host_words(in_words + 1);
+        memcpy(encoded, in_host, in_words * 4);
+        ref_encode(encoded, o->n, o->dtype, o->order, o->tuple);
+    }
+    void *in = device_fenced(in_words, encoded ? encoded : in_host, 0);
+    free(encoded);
+    *out_dev = device_fenced(out_words, NULL, POISON_WORD);
+    *in_dev = kind == KIND_DECODE && !o->witness ? encode_on_device(in, o, in_words) : in;
 }
 
 /* A device buffer of n elements and its guard band, on the host: always

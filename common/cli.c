@@ -58,6 +58,7 @@ void cli_usage(FILE *f, const char *prog)
             "      --graded         leave out this binary's own check (the grader judges)\n"
             "      --exact          buffers of exactly n elements: no guard band, no poison\n"
             "                       (for compute-sanitizer: memcheck sees every stray access)\n"
+            "      --witness        launch no kernel but the lab's (timed by a profiler outside)\n"
             "  -q, --quiet          print only the summary line\n"
             "  -h, --help           this text\n",
             prog);
@@ -111,7 +112,7 @@ static int parse_int(const char *s, int max, int *out)
 
 /* The long options without a short form, numbered above any character. */
 enum { O_TIMEOUT = 256, O_OUT, O_LIST, O_VERIFY, O_CASES, O_PROGRESS, O_NO_RAW, O_GRADED,
-       O_EXACT, O_ORDER, O_TUPLE, O_PRED };
+       O_EXACT, O_ORDER, O_TUPLE, O_PRED, O_WITNESS };
 
 static const struct option longs[] = {
     {"help", no_argument, NULL, 'h'},           {"size", required_argument, NULL, 'n'},
@@ -126,6 +127,7 @@ static const struct option longs[] = {
     {"no-raw", no_argument, NULL, O_NO_RAW},    {"graded", no_argument, NULL, O_GRADED},
     {"exact", no_argument, NULL, O_EXACT},      {"order", required_argument, NULL, O_ORDER},
     {"tuple", required_argument, NULL, O_TUPLE}, {"pred", required_argument, NULL, O_PRED},
+    {"witness", no_argument, NULL, O_WITNESS},
     {NULL, 0, NULL, 0}};
 /* '+': stop at the first word that is not an option (an error below);
  * ':': a missing value is told apart from an unknown option. */
@@ -189,6 +191,7 @@ static int take_option(int c, const char *v, cli_opts *o, char *err, size_t errl
     case 'q': o->quiet = 1; break;
     case O_LIST: o->list = 1; break;
     case O_EXACT: o->exact = 1; break;
+    case O_WITNESS: o->witness = 1; break;
     case O_GRADED: o->graded = 1; break;
     case O_NO_RAW: o->no_raw = 1; break;
     case O_OUT: if (!*v) FAIL("--out needs a file prefix"); o->out = v; break;

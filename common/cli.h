@@ -41,6 +41,10 @@ typedef struct {
                              trusted reference: nobody reads its raw output) */
     int exact;            /* --exact: buffers of exactly n elements, no guard band and
                              no poison (runs under compute-sanitizer) */
+    int witness;          /* --witness: the harness launches no kernel of its own
+                             (input and poison are copied up from the host, the
+                             repeat check is done on the host), so every kernel a
+                             profiler outside the process sees is the lab's */
 } cli_opts;
 
 enum { CLI_OK = 0, CLI_HELP = 1, CLI_ERROR = 2 };

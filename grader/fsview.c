@@ -217,8 +217,13 @@ static int build_root(const fsview *v, char *why, size_t len)
         return fail(why, len, "pivot_root to", "/tmp");
     if (make_dev(why, len) || tmpfs_at("/tmp", "mode=1777,size=" SANDBOX_TMPFS_SIZE, why, len))
         return -1;
-    if (make_dirs("/proc") || mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+    if (v->in_cell) { /* the cell's PID namespace: its /proc, as the profiler sees it */
+        if (bind_one("/proc", 1, why, len))
+            return -1;
+    } else if (make_dirs("/proc") ||
+               mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
         return fail(why, len, "mount", "/proc");
+    }
     if (bind_one("/sys", 0, why, len))
         return -1;
     for (int i = 0; i < v->n; i++) {
@@ -311,8 +316,62 @@ static void init_reap(pid_t program, int to_waiter)
     _exit(0); /* and the kernel ends what the program left running */
 }
 
+/* In a cell: a new mount namespace only (and a user namespace when not
+ * root), the view built in it, no PID 1 of its own. */
+static int enter_in_cell(const fsview *v, char *why, size_t len)
+{
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    if (unshare(CLONE_NEWNS | (uid ? CLONE_NEWUSER : 0)) != 0)
+        return snprintf(why, len, "unshare(mount namespace): %s", strerror(errno)), -1;
+    if (uid != 0 && (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), map_ids(uid, gid, why, len)))
+        return -1;
+    return build_root(v, why, len);
+}
+
+int fsview_cell_enter(char *why, size_t len)
+{
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    int flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC;
+    if (uid != 0)
+        flags |= CLONE_NEWUSER;
+    if (unshare(flags) != 0)
+        return snprintf(why, len, "unshare(witness cell): %s", strerror(errno)), -1;
+    if (uid != 0 && (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), map_ids(uid, gid, why, len)))
+        return -1;
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0)
+        return fail(why, len, "pipe", "");
+    pid_t init = fork();
+    if (init < 0)
+        return fail(why, len, "fork", "PID 1");
+    if (init > 0) { /* the waiter, outside */
+        close(pipefd[1]);
+        int status = wait_for(init), program;
+        if (read(pipefd[0], &program, sizeof program) == (ssize_t)sizeof program)
+            status = program;
+        end_as(status);
+    }
+    close(pipefd[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+        return fail(why, len, "mount", "/proc of the witness cell");
+    pid_t program = fork();
+    if (program < 0)
+        return fail(why, len, "fork", "the profiler");
+    if (program > 0)
+        init_reap(program, pipefd[1]);
+    close(pipefd[1]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return 0;
+}
+
 int fsview_enter(const fsview *v, char *why, size_t len)
 {
+    if (v->in_cell)
+        return enter_in_cell(v, why, len);
     uid_t uid = geteuid();
     gid_t gid = getegid();
     int flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC;

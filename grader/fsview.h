@@ -36,6 +36,10 @@ typedef enum {
 } fsview_kind;
 
 typedef struct fsview_s {
+    int in_cell;   /* entered inside a witness cell (fsview_cell_enter): only a new
+                      mount namespace (and user namespace when not root); the cell's
+                      PID, network and IPC namespaces and its /proc are kept, so
+                      that a profiler in the cell can follow the program */
     int n;
     char path[FSVIEW_MAX][FSVIEW_PATH]; /* absolute, symbolic links resolved */
     fsview_kind kind[FSVIEW_MAX];
@@ -61,5 +65,16 @@ int fsview_covers(const fsview *v, const char *path, fsview_kind kind);
  * entered, or the view could not be built: the caller must not exec).
  */
 int fsview_enter(const fsview *v, char *why, size_t len);
+/*
+ * A witness cell (witness.h): new PID, network, IPC and mount namespaces
+ * (and a user namespace when not root) with a /proc of their own, for a
+ * profiler that then starts the sandboxed program through
+ * `grade --sandbox-exec` (a view with in_cell set).  Profiler and program
+ * share the cell, so the profiler's process tracking and its local
+ * sockets work; the machine's network, processes and IPC stay out of
+ * reach.  Returns 0 in a process inside the cell (the caller's stays
+ * outside as the waiter, as with fsview_enter); -1 with the reason.
+ */
+int fsview_cell_enter(char *why, size_t len);
 
 #endif /* FSVIEW_H */

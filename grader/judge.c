@@ -410,6 +410,8 @@ void case_command(const run_plan *plan, const suite_case *c, const char *prefix,
         cmd->argv[a++] = "--exact";
     if (plan->no_raw)
         cmd->argv[a++] = "--no-raw";
+    if (plan->witness)
+        cmd->argv[a++] = "--witness";
     cmd->argv[a] = NULL;
     cmd->argc = a;
 }
@@ -525,7 +527,7 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
 
     case_cmd cmd;
     case_command(plan, c, prefix, &cmd);
-    char *argv[64];
+    char *argv[PROGRAM_WRAP_MAX + 48];
     int a = program_argv(plan, c, argv);
     for (int k = 0; k <= cmd.argc; k++)
         argv[a++] = (char *)cmd.argv[k];

@@ -24,6 +24,7 @@ typedef struct {
     int no_raw;          /* the kit's own reference timed: its raw output is not
                             written (--no-raw) nor judged, only its time read */
     int exact;           /* buffers of exactly n elements (--exact): sanitizer runs */
+    int witness;         /* --witness: no kernel but the lab's (a profiler times them) */
 } run_plan;
 
 /* The exit status a wrapping compute-sanitizer is told to use for findings
@@ -46,7 +47,7 @@ void judge_case(const run_plan *plan, const suite_case *c, test_result *t);
 /* The start of the command that runs case c: plan->wrap (at most
  * PROGRAM_WRAP_MAX words), then the binary (the emulator build for a case
  * with a schedule).  Returns how many words it wrote to argv. */
-#define PROGRAM_WRAP_MAX 16
+#define PROGRAM_WRAP_MAX 112 /* a witness's: ncu's options, then grade --sandbox-exec and its view */
 int program_argv(const run_plan *plan, const suite_case *c, char **argv);
 
 /* The lab binary's options for case c, results to PREFIX.json/.bin. */

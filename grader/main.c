@@ -33,6 +33,7 @@
 #include "tunables.h"
 #include "unit.h"
 #include "sandbox.h"
+#include "sandbox_exec.h"
 #include "paths.h"
 #include "isolation.h"
 #include "sanitize.h"
@@ -418,6 +419,8 @@ int main(int argc, char **argv)
     int emu_unavailable = 0, rc;
     double start = now_s();
 
+    if (argc > 1 && !strcmp(argv[1], "--sandbox-exec")) /* a witness's inner step */
+        return sandbox_exec_main(argc, argv);
     if ((rc = setup(argc, argv, &o, &s)) != GRADE_OK)
         return rc;
     memset(&g, 0, sizeof g);

@@ -138,22 +138,46 @@ static int drop_privileges(char *why, size_t len)
     return 0;
 }
 
+/* Inside a witness cell, the variables a profiler gave the program (its
+ * injection libraries, its process tracking, its sockets): without them
+ * the profiler waits for a process that never reports. */
+static const char *const profiler_prefixes[] = {"NV_", "NVIDIA", "CUDA_INJECTION", "LD_PRELOAD",
+                                                "NVTX_INJECTION"};
+
+/* Environment: the allowlist (and in a cell the profiler's variables);
+ * the rest is cleared. */
+static void clean_environment(int in_cell)
+{
+    static char *saved[256];
+    size_t n = 0;
+    extern char **environ;
+    for (char **e = environ; *e && n < sizeof saved / sizeof saved[0]; e++) {
+        int keep_it = 0;
+        for (size_t i = 0; i < sizeof keep / sizeof keep[0] && !keep_it; i++)
+            keep_it = !strncmp(*e, keep[i], strlen(keep[i])) && (*e)[strlen(keep[i])] == '=';
+        for (size_t i = 0; in_cell && i < sizeof profiler_prefixes / sizeof *profiler_prefixes; i++)
+            keep_it |= !strncmp(*e, profiler_prefixes[i], strlen(profiler_prefixes[i]));
+        if (keep_it)
+            saved[n++] = strdup(*e);
+    }
+    clearenv();
+    for (size_t i = 0; i < n; i++)
+        putenv(saved[i]);
+}
+
 int sandbox_enter(const sandbox *sb, char *why, size_t len)
 {
     const char *sim = getenv("GRADE_SANDBOX_SIMULATE_FAILURE");
-    if (sb->view && sim && *sim && strcmp(sim, "0") != 0)
+    if ((sb->view || sb->cell) && sim && *sim && strcmp(sim, "0") != 0)
         return snprintf(why, len, "unshare: Operation not permitted (simulated: "
                                   "GRADE_SANDBOX_SIMULATE_FAILURE is set)"), -1;
-    /* 1. Environment: an allowlist, then HOME and TMPDIR in the scratch folder. */
-    char *saved[sizeof keep / sizeof keep[0]];
-    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
-        const char *v = getenv(keep[i]);
-        saved[i] = v ? strdup(v) : NULL;
+    if (sb->cell) { /* the profiler's cell: the grader's own trusted environment */
+        close_inherited();
+        return set_limit(RLIMIT_CORE, 0) ? snprintf(why, len, "setrlimit: %s", strerror(errno)), -1
+                                         : fsview_cell_enter(why, len);
     }
-    clearenv();
-    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
-        if (saved[i])
-            setenv(keep[i], saved[i], 1);
+    /* 1. Environment: an allowlist, then HOME and TMPDIR in the scratch folder. */
+    clean_environment(sb->view && sb->view->in_cell);
     if (!getenv("PATH"))
         setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
     setenv("LANG", "C", 1);

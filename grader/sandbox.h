@@ -22,6 +22,10 @@ typedef struct sandbox_s {
                                       applied only together with a user switch */
     int uid, gid;                  /* >= 0: run as this user and group */
     int isolate_net;               /* without a view: try a new, empty network namespace */
+    int cell;                      /* a witness cell for a profiler (fsview_cell_enter):
+                                      nothing else is applied here; the program
+                                      the profiler starts enters its sandbox through
+                                      `grade --sandbox-exec` (sandbox_exec.h) */
     const struct fsview_s *view;   /* what of the filesystem it sees (fsview.h), or NULL
                                       for all of it (then nothing is isolated but the
                                       network, where permitted) */

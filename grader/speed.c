@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "speed.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "tunables.h"
 #include "run.h"
 #include "unit.h"
+#include "witness.h"
 
 /* The case a speed test times: the group's inputs at the test's size. */
 static void speed_case(const suite_speed *sp, suite_case *c)
@@ -126,6 +128,83 @@ static void check_plausible(speed_result *r, const suite_case *c)
              SPEED_MAX_COPY_RATIO);
 }
 
+/* Witness i's run, and the reference's, under ncu (witness.h); the
+ * student's time becomes at least the witnessed one, scaled to the events'
+ * clock by the reference's own pair. */
+static void witness_one(speed_result *r, const suite_case *c, const run_plan *mine,
+                        const run_plan *theirs, const char *ncu, witness_mode mode)
+{
+    witness_result ws, wr;
+    char why[600];
+    if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
+        if (mode == WITNESS_REQUIRE) {
+            r->verdict = V_SKIPPED;
+            snprintf(r->detail, sizeof r->detail, "not credited: no witness (%.400s)", why);
+        } else {
+            snprintf(r->detail, sizeof r->detail, "not witnessed (%.400s): your process's time, "
+                     "bounded by a device copy's", why);
+        }
+        return;
+    }
+    if (ws.run.verdict != V_PASS) {
+        r->verdict = ws.run.verdict;
+        snprintf(r->detail, sizeof r->detail, "run under the profiler: %s %.400s",
+                 verdict_name(ws.run.verdict), ws.run.detail);
+        return;
+    }
+    if (ws.kernels == 0) {
+        r->verdict = V_IMPLAUSIBLE;
+        snprintf(r->detail, sizeof r->detail, "ncu, outside your process, saw no kernel of "
+                 "yours: not credited");
+        return;
+    }
+    double scale = witness_case(theirs, c, ncu, &wr, why, sizeof why) == 0 &&
+                           wr.run.verdict == V_PASS && wr.ms_per_call > 0 && isfinite(r->t_ref)
+                       ? r->t_ref / wr.ms_per_call : 1.0;
+    double seen = ws.ms_per_call * scale, claimed = r->t_student;
+    if (claimed < WITNESS_MIN_AGREE * seen) {
+        r->verdict = V_IMPLAUSIBLE;
+        snprintf(r->detail, sizeof r->detail, "reported %.4f ms, but ncu, outside your process, "
+                 "timed your kernels at %.4f ms per call (%.4f ms on the events' clock): not "
+                 "credited", claimed, ws.ms_per_call, seen);
+        return;
+    }
+    if (seen > claimed) {
+        r->gbps *= claimed / seen;
+        r->t_student = seen;
+    }
+    snprintf(r->detail, sizeof r->detail, "timed outside your process by ncu: %d kernels, %.4f ms "
+             "per call (%.4f ms on the events' clock; your process reported %.4f ms)",
+             ws.kernels, ws.ms_per_call, seen, claimed);
+}
+
+/* Every passing speed test witnessed, as GRADE_WITNESS says. */
+static void witness_all(grade_run *g, const int *which, const suite_case *const *cases, int count,
+                        const run_plan *mine, const run_plan *theirs)
+{
+    witness_mode mode;
+    char why[200], ncu[PATH_MAX];
+    int ok = witness_mode_get(&mode, why, sizeof why) == 0;
+    if (ok && mode == WITNESS_OFF)
+        return;
+    int found = ok && witness_find_ncu(ncu, sizeof ncu) == 0;
+    for (int i = 0; i < count; i++) {
+        speed_result *r = &g->speed[which[i]];
+        if (r->verdict != V_PASS)
+            continue;
+        if (found) {
+            witness_one(r, cases[i], mine, theirs, ncu, mode);
+        } else if (!ok || mode == WITNESS_REQUIRE) {
+            r->verdict = V_SKIPPED;
+            snprintf(r->detail, sizeof r->detail, "not credited: %s", ok ? "no witness (ncu "
+                     "not found) and GRADE_WITNESS=require" : why);
+        } else {
+            snprintf(r->detail, sizeof r->detail, "not witnessed (ncu not found): your "
+                     "process's time, bounded by a device copy's");
+        }
+    }
+}
+
 /* No later round can raise a score: every test timed has failed or is
  * within SPEED_FULL_RATIO of the reference (full points) after a round. */
 static int settled(const grade_run *g, const int *which, int count)
@@ -176,6 +255,7 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
                        .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
     for (int round = 0; round < SPEED_ROUNDS && count > 0 && !settled(g, which, count); round++)
         speed_round(g, which, cases, count, &mine, &theirs);
+    witness_all(g, which, cases, count, &mine, &theirs);
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
         check_plausible(r, cases[i]);

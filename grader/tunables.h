@@ -85,6 +85,23 @@
  * which can run a little faster than copying the same bytes, hence 1.25. */
 #define SPEED_MAX_COPY_RATIO 1.25
 
+/* The witness (witness.h): the student's speed case run once more under
+ * ncu, outside the student's process, which times every kernel of it.
+ * Warm-up and timed calls as few as give a stable mean: ncu serializes
+ * the kernels and adds tens of ms around each (not counted in their
+ * durations), so 2 + 8 calls of a 3-kernel lab stay within seconds. */
+#define WITNESS_WARMUP 2
+#define WITNESS_REPS 8
+/* A witness run's own time limit: ncu's start and its per-kernel work
+ * come on top of the binary's, which the grader's usual limit is sized
+ * for. */
+#define WITNESS_TIMEOUT_S 180.0
+/* A reported time below this fraction of the witnessed one (scaled to
+ * the events' clock by the reference's own pair) is a lie, not noise: the
+ * profiler's kernel durations leave out launch gaps that the events
+ * include, so an honest report is at or above it. */
+#define WITNESS_MIN_AGREE 0.5
+
 /* Size of the private /tmp and /dev/shm a sandboxed build or run gets
  * (fsview.h).  nvcc, g++ and the lab binaries write into the scratch
  * folder (TMPDIR), not there; these tmpfs count against memory, so they

@@ -11,7 +11,7 @@ set -u
 OUT=${OUT:-/tmp/device-emu-compare}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
-PROGS="cg_tiles cg_coalesced intrinsics launch_forms launch_errors runtime_breadth diag_cg shfl_reduce"
+PROGS="cg_tiles cg_coalesced intrinsics launch_forms launch_errors runtime_breadth diag_cg shfl_reduce device_h100 coop_full warp_volatile kernel_args"
 SCHEDULES="inorder reverse random:7"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-native}

@@ -1,0 +1,185 @@
+/*
+ * witness.c - see witness.h: a speed case run under ncu outside the
+ * student's sandbox, and ncu's kernel durations read back.
+ */
+#define _GNU_SOURCE
+#include "witness.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsview.h"
+#include "sandbox.h"
+#include "tunables.h"
+
+int witness_mode_get(witness_mode *mode, char *why, size_t len)
+{
+    const char *v = getenv("GRADE_WITNESS");
+    if (!v || !*v || !strcmp(v, "auto"))
+        *mode = WITNESS_AUTO;
+    else if (!strcmp(v, "require"))
+        *mode = WITNESS_REQUIRE;
+    else if (!strcmp(v, "off"))
+        *mode = WITNESS_OFF;
+    else
+        return snprintf(why, len, "GRADE_WITNESS='%s': auto, require or off", v), -1;
+    return 0;
+}
+
+/* The first executable of the candidates; 0 when one was found. */
+static int first_executable(const char *const *cand, int n, char *path, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (cand[i] && access(cand[i], X_OK) == 0 && realpath(cand[i], path))
+            return strlen(path) < len ? 0 : -1;
+    return -1;
+}
+
+int witness_find_ncu(char *path, size_t len)
+{
+    char real[PATH_MAX], in_path[PATH_MAX] = "", tool[PATH_MAX];
+    const char *home = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
+    if (getenv("NCU") && *getenv("NCU")) /* what was asked for, even if wrong */
+        return access(getenv("NCU"), X_OK) == 0 ? snprintf(path, len, "%s", getenv("NCU")), 0 : -1;
+    for (const char *p = getenv("PATH"); p && *p && !in_path[0];
+         p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
+        snprintf(in_path, sizeof in_path, "%.*s/ncu", (int)strcspn(p, ":"), p);
+        if (access(in_path, X_OK) != 0)
+            in_path[0] = '\0';
+    }
+    snprintf(tool, sizeof tool, "%s/bin/ncu", home);
+    glob_t g;
+    int globbed = glob("/opt/nvidia/nsight-compute/*/ncu", 0, NULL, &g) == 0;
+    const char *cand[] = {in_path[0] ? in_path : NULL, tool,
+                          globbed && g.gl_pathc ? g.gl_pathv[g.gl_pathc - 1] : NULL};
+    int rc = first_executable(cand, 3, real, sizeof real);
+    if (globbed)
+        globfree(&g);
+    if (rc == 0)
+        snprintf(path, len, "%s", real);
+    return rc;
+}
+
+/* The last quoted field of a CSV row, thousands separators dropped. */
+static int last_field(const char *row, double *value)
+{
+    const char *end = strrchr(row, '"'), *start;
+    if (!end || end == row)
+        return -1;
+    for (start = end - 1; start > row && *start != '"'; start--)
+        ;
+    if (*start != '"')
+        return -1;
+    char num[64];
+    size_t n = 0;
+    for (const char *p = start + 1; p < end && n + 1 < sizeof num; p++)
+        if (*p != ',')
+            num[n++] = *p;
+    num[n] = '\0';
+    char *stop;
+    *value = strtod(num, &stop);
+    return n && *stop == '\0' ? 0 : -1;
+}
+
+int witness_parse_csv(const char *path, double *ns, int *kernels)
+{
+    FILE *f = fopen(path, "r");
+    char row[8192];
+    int header = 0;
+    *ns = 0;
+    *kernels = 0;
+    if (!f)
+        return -1;
+    while (fgets(row, sizeof row, f)) {
+        double v;
+        if (!strncmp(row, "\"ID\",", 5))
+            header = 1;
+        else if (row[0] == '"' && strstr(row, "\"gpu__time_duration.sum\"") &&
+                 last_field(row, &v) == 0) {
+            *ns += v;
+            (*kernels)++;
+        }
+    }
+    fclose(f);
+    return header || *kernels ? 0 : -1;
+}
+
+/* `grade --sandbox-exec` and the view of sb, after ncu's options, into
+ * wrap (NULL-terminated); the number of words, or -1 when they do not fit. */
+static int wrap_words(const char *ncu, const char *csv, const char *home, const sandbox *sb,
+                      char **wrap, int max)
+{
+    static char self[PATH_MAX];
+    static const char *const ncu_opts[] = {
+        "--target-processes", "all", "--metrics", "gpu__time_duration.sum", "--csv",
+        "--print-units", "base", "--cache-control", "none", "--clock-control", "none"};
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    int a = 0;
+    wrap[a++] = (char *)ncu;
+    for (size_t i = 0; i < sizeof ncu_opts / sizeof *ncu_opts; i++)
+        wrap[a++] = (char *)ncu_opts[i];
+    wrap[a++] = "--log-file"; wrap[a++] = (char *)csv;
+    wrap[a++] = self; wrap[a++] = "--sandbox-exec";
+    wrap[a++] = "--home"; wrap[a++] = (char *)home;
+    for (int i = 0; sb && sb->view && i < sb->view->n; i++) {
+        if (a + 4 >= max)
+            return -1;
+        fsview_kind k = sb->view->kind[i];
+        wrap[a++] = k == FSV_RO ? "--ro" : k == FSV_RW ? "--rw" : "--mask";
+        wrap[a++] = (char *)sb->view->path[i];
+    }
+    wrap[a++] = "--";
+    wrap[a] = NULL;
+    return a;
+}
+
+int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, witness_result *w,
+                 char *why, size_t len)
+{
+    static char dir[PATH_MAX], priv[PATH_MAX], csv[PATH_MAX + 16];
+    static char *wrap[PROGRAM_WRAP_MAX + 1];
+    memset(w, 0, sizeof *w);
+    /* Its files in work (the view shows it), ncu's log beside it, unseen. */
+    snprintf(dir, sizeof dir, "%s/witness", plan->work);
+    snprintf(priv, sizeof priv, "%s.witness", plan->work);
+    snprintf(csv, sizeof csv, "%s/ncu.csv", priv);
+    if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || (mkdir(priv, 0700) != 0 && errno != EEXIST))
+        return snprintf(why, len, "cannot make the witness's folders: %s", strerror(errno)), -1;
+    remove(csv);
+    if (wrap_words(ncu, csv, dir, plan->sandbox, wrap, PROGRAM_WRAP_MAX) < 0)
+        return snprintf(why, len, "the sandbox view is too long for a witness command"), -1;
+    sandbox cell;
+    sandbox_defaults(&cell, NULL);
+    cell.uid = cell.gid = -1;
+    cell.cell = 1;
+    run_plan p = *plan;
+    p.work = dir;
+    p.wrap = wrap;
+    p.sandbox = &cell;
+    p.witness = 1;
+    p.no_raw = 0; /* its output is judged: less work when watched fails */
+    p.reps = WITNESS_REPS;
+    p.warmup = WITNESS_WARMUP;
+    p.timeout_s = WITNESS_TIMEOUT_S;
+    judge_case(&p, c, &w->run);
+    double ns;
+    int parsed = witness_parse_csv(csv, &ns, &w->kernels);
+    remove(csv);
+    rmdir(priv);
+    if (parsed != 0) {
+        snprintf(why, len, "ncu wrote no kernel table (the run: %s %.300s)",
+                 verdict_name(w->run.verdict), w->run.detail);
+        return -1;
+    }
+    w->ms_per_call = ns / 1e6 / (1 + WITNESS_WARMUP + WITNESS_REPS);
+    return 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * witness.h - kernel time measured outside the student's process.
+ *
+ * A speed run's median comes from the student's own process, which can
+ * write any number into its result file (a destructor after main, a forked
+ * child, /proc).  A witness runs the same case once more under ncu, which
+ * the grader starts outside the student's sandbox: ncu's collector records
+ * the duration of every kernel the process (and its children) launches,
+ * and writes them where the student's process cannot reach.  With
+ * --witness the harness launches no kernel of its own, so every kernel ncu
+ * sees is the lab's; the output of that run is judged like any other, so
+ * a program that does less work when watched fails.
+ *
+ * Layout: the grader forks into a witness cell (fsview_cell_enter: its own
+ * PID, network, IPC and mount namespaces), execs ncu there, and ncu starts
+ * `grade --sandbox-exec <view> -- <lab binary> <case>` (sandbox_exec.h),
+ * which enters the student's usual view before exec.  ncu's tracking needs
+ * to share the PID and network namespaces with its target, hence the cell.
+ *
+ * What it does not stop: code in the student's process can tamper with
+ * ncu's in-process collector, and work done off the GPU's kernels (host
+ * computation copied up) is not seen; the copy bound (speed.c) still
+ * applies to the witnessed time.
+ */
+#ifndef WITNESS_H
+#define WITNESS_H
+#include <stddef.h>
+
+#include "grade.h"
+#include "judge.h"
+
+/* GRADE_WITNESS: "auto" (default: witness where ncu runs), "require" (no
+ * speed points without a witness) or "off". */
+typedef enum { WITNESS_AUTO, WITNESS_REQUIRE, WITNESS_OFF } witness_mode;
+/* The mode from GRADE_WITNESS; -1 (and why) for a value it does not know. */
+int witness_mode_get(witness_mode *mode, char *why, size_t len);
+
+/* ncu's path into path (NCU, PATH, the toolkit's and NVIDIA's folders);
+ * 0, or -1 when there is none. */
+int witness_find_ncu(char *path, size_t len);
+
+/* Sum the durations of ncu's CSV log (--csv --print-units base, one
+ * gpu__time_duration.sum row per kernel): total ns into *ns, kernels into
+ * *kernels.  0, or -1 when the file has no table (ncu failed). */
+int witness_parse_csv(const char *path, double *ns, int *kernels);
+
+typedef struct {
+    double ms_per_call; /* the kernels' time per call of the lab's run(), ms */
+    int kernels;        /* kernels ncu saw */
+    test_result run;    /* the witness run judged (its output too) */
+} witness_result;
+
+/* Case c run by plan->binary under ncu, in the view of plan->sandbox
+ * (NULL: none), its files in a fresh folder under plan->work.  0 with *w
+ * filled, or -1 with why (no ncu, the cell refused, ncu's log empty). */
+int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, witness_result *w,
+                 char *why, size_t len);
+#endif /* WITNESS_H */

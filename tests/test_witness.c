@@ -1,0 +1,94 @@
+/* test_witness.c - reading ncu's kernel table (grader/witness.h): the
+ * witness credits a student's speed from these sums, so a row missed or a
+ * thousands separator misread would misstate a time; a log without a
+ * table (ncu failed) must read as a failure, never as zero kernels. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "witness.h"
+
+/* Write text to a fresh file; its path. */
+static const char *write_file(const char *text)
+{
+    static char path[] = "/tmp/test_witness.XXXXXX";
+    snprintf(path, sizeof path, "/tmp/test_witness.XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define HEADER "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\"," \
+               "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\"," \
+               "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+#define ROW(id, name, ns) "\"" id "\",\"42\",\"lab1\",\"127.0.0.1\",\"" name "\",\"1\",\"7\"," \
+                          "\"(256, 1, 1)\",\"(4096, 1, 1)\",\"0\",\"9.0\",\"Command line profiler " \
+                          "metrics\",\"gpu__time_duration.sum\",\"ns\",\"" ns "\"\n"
+
+Test(witness, sums_every_kernel_row_with_separators)
+{
+    const char *p = write_file("==PROF== Connected to process 42 (/w/lab1)\n" HEADER
+                               ROW("0", "reduce_kernel(const int *, int *, unsigned long)", "1,234,567")
+                               ROW("1", "finish(int *)", "2,048")
+                               "==PROF== Disconnected from process 42\n");
+    double ns;
+    int k;
+    cr_assert_eq(witness_parse_csv(p, &ns, &k), 0);
+    cr_assert_eq(k, 2);
+    cr_assert_float_eq(ns, 1234567.0 + 2048.0, 1e-6);
+    remove(p);
+}
+
+Test(witness, a_log_without_a_table_is_a_failure)
+{
+    const char *p = write_file("==ERROR== The application returned an error code (1).\n");
+    double ns;
+    int k;
+    cr_assert_eq(witness_parse_csv(p, &ns, &k), -1);
+    cr_assert_eq(witness_parse_csv("/nonexistent/ncu.csv", &ns, &k), -1);
+    remove(p);
+}
+
+Test(witness, a_table_without_kernels_is_zero_kernels)
+{
+    const char *p = write_file(HEADER "==WARNING== No kernels were profiled.\n");
+    double ns = -1;
+    int k = -1;
+    cr_assert_eq(witness_parse_csv(p, &ns, &k), 0);
+    cr_assert_eq(k, 0);
+    cr_assert_float_eq(ns, 0.0, 1e-12);
+    remove(p);
+}
+
+Test(witness, other_metrics_and_bad_values_are_not_counted)
+{
+    const char *p = write_file(HEADER ROW("0", "k", "1000")
+                               "\"1\",\"42\",\"lab1\",\"h\",\"k\",\"1\",\"7\",\"b\",\"g\",\"0\",\"9.0\","
+                               "\"s\",\"sm__cycles_elapsed.avg\",\"cycle\",\"5000\"\n"
+                               ROW("2", "k", "n/a"));
+    double ns;
+    int k;
+    cr_assert_eq(witness_parse_csv(p, &ns, &k), 0);
+    cr_assert_eq(k, 1);
+    cr_assert_float_eq(ns, 1000.0, 1e-9);
+    remove(p);
+}
+
+Test(witness, mode_from_the_environment)
+{
+    witness_mode m;
+    char why[200];
+    setenv("GRADE_WITNESS", "require", 1);
+    cr_assert_eq(witness_mode_get(&m, why, sizeof why), 0);
+    cr_assert_eq(m, WITNESS_REQUIRE);
+    setenv("GRADE_WITNESS", "sometimes", 1);
+    cr_assert_eq(witness_mode_get(&m, why, sizeof why), -1);
+    cr_assert(strstr(why, "auto, require or off") != NULL);
+    unsetenv("GRADE_WITNESS");
+    cr_assert_eq(witness_mode_get(&m, why, sizeof why), 0);
+    cr_assert_eq(m, WITNESS_AUTO);
+}
