@@ -157,6 +157,14 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     remove(csv);
     if (wrap_words(ncu, csv, dir, plan->sandbox, wrap, PROGRAM_WRAP_MAX) < 0)
         return snprintf(why, len, "the sandbox view is too long for a witness command"), -1;
+    /* As root, the program runs as root without capabilities (ncu's
+     * tracking folder is root's own): it must be able to reach its binary in
+     * the scratch folder, which belongs to the sandbox user and is 0700. */
+    struct stat work_st;
+    int opened = geteuid() == 0 && stat(plan->work, &work_st) == 0 &&
+                 chmod(plan->work, (work_st.st_mode & 07777) | 0011) == 0;
+    if (geteuid() == 0)
+        chmod(plan->binary, 0755);
     sandbox cell;
     sandbox_defaults(&cell, NULL);
     cell.uid = cell.gid = -1;
@@ -171,6 +179,8 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     p.warmup = WITNESS_WARMUP;
     p.timeout_s = WITNESS_TIMEOUT_S;
     judge_case(&p, c, &w->run);
+    if (opened)
+        chmod(plan->work, work_st.st_mode & 07777);
     double ns;
     int parsed = witness_parse_csv(csv, &ns, &w->kernels);
     remove(csv);
