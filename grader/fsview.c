@@ -329,49 +329,24 @@ static int enter_in_cell(const fsview *v, char *why, size_t len)
     return build_root(v, why, len);
 }
 
-int fsview_cell_enter(char *why, size_t len)
+/* The witness cell's mounts, in PID 1 of its new namespaces: a /proc of
+ * them (ncu follows its target through it); the rest of the machine's
+ * filesystem stays as it is (ncu is trusted, and starts the sandbox). */
+static int cell_mounts(const fsview *v, char *why, size_t len)
 {
-    uid_t uid = geteuid();
-    gid_t gid = getegid();
-    int flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC;
-    if (uid != 0)
-        flags |= CLONE_NEWUSER;
-    if (unshare(flags) != 0)
-        return snprintf(why, len, "unshare(witness cell): %s", strerror(errno)), -1;
-    if (uid != 0 && (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), map_ids(uid, gid, why, len)))
-        return -1;
-    int pipefd[2];
-    if (pipe2(pipefd, O_CLOEXEC) != 0)
-        return fail(why, len, "pipe", "");
-    pid_t init = fork();
-    if (init < 0)
-        return fail(why, len, "fork", "PID 1");
-    if (init > 0) { /* the waiter, outside */
-        close(pipefd[1]);
-        int status = wait_for(init), program;
-        if (read(pipefd[0], &program, sizeof program) == (ssize_t)sizeof program)
-            status = program;
-        end_as(status);
-    }
-    close(pipefd[0]);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    (void)v;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
         return fail(why, len, "mount", "/proc of the witness cell");
-    pid_t program = fork();
-    if (program < 0)
-        return fail(why, len, "fork", "the profiler");
-    if (program > 0)
-        init_reap(program, pipefd[1]);
-    close(pipefd[1]);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
     return 0;
 }
 
-int fsview_enter(const fsview *v, char *why, size_t len)
+/* New mount, PID, network and IPC namespaces (and a user namespace when
+ * not root); the caller's process stays outside as the waiter, a PID 1
+ * runs setup() and reaps, and its child returns 0 to exec the program. */
+static int split_namespaces(const fsview *v, int (*setup)(const fsview *, char *, size_t),
+                            char *why, size_t len)
 {
-    if (v->in_cell)
-        return enter_in_cell(v, why, len);
     uid_t uid = geteuid();
     gid_t gid = getegid();
     int flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC;
@@ -402,7 +377,7 @@ int fsview_enter(const fsview *v, char *why, size_t len)
     }
     close(pipefd[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (build_root(v, why, len))
+    if (setup(v, why, len))
         return -1; /* the caller reports it and exits: so does PID 1, and the waiter */
     pid_t program = fork();
     if (program < 0)
@@ -412,4 +387,14 @@ int fsview_enter(const fsview *v, char *why, size_t len)
     close(pipefd[1]);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     return 0;
+}
+
+int fsview_cell_enter(char *why, size_t len)
+{
+    return split_namespaces(NULL, cell_mounts, why, len);
+}
+
+int fsview_enter(const fsview *v, char *why, size_t len)
+{
+    return v->in_cell ? enter_in_cell(v, why, len) : split_namespaces(v, build_root, why, len);
 }
