@@ -220,6 +220,16 @@ def no_kernel(lab, who, variant, side, other_side):
     return EXIT_NO_KERNEL
 
 
+def launched_nothing(text):
+    """ncu ran the program and profiled nothing: it says so in words on some
+    paths ("No kernels were profiled"); on an H100 (ncu 2025.3.1) a program
+    whose variant launches no kernel shows only that ncu connected to the
+    process and never a "==PROF== Profiling" line (the skeletons of labs 1
+    and 5)."""
+    return ("no kernels were profiled" in text.lower() or
+            ("==PROF== Connected to process" in text and "==PROF== Profiling" not in text))
+
+
 def explain_failure(who, report, output):
     """Why a side has no report, from ncu's words; its exit status."""
     if "ERR_NVGPUCTRPERM" in report + output:
@@ -240,7 +250,7 @@ def profile_variant(args, ncu, variant, n):
         save = args.save and os.path.join(args.save, "%s-%s-%s.csv" % (args.lab, variant, who))
         report, output = profile_one(ncu, args.lab, binary, variant, n, save)
         runs = ncu_csv.launches(report)
-        if not runs and "no kernels were profiled" in (report + output).lower():
+        if not runs and launched_nothing(report + output):
             other = "reference" if who == "yours" and args.ref else ""
             status = status or no_kernel(args.lab, who, variant, "the GPU", other)
         elif not runs:
