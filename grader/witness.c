@@ -113,9 +113,9 @@ int witness_parse_csv(const char *path, double *ns, int *kernels)
 /* `grade --sandbox-exec` and the view of sb, after ncu's options, into
  * wrap (NULL-terminated); the number of words, or -1 when they do not fit. */
 static int wrap_words(const char *ncu, const char *csv, const char *home, const sandbox *sb,
-                      char **wrap, int max)
+                      unsigned long long max_file, char **wrap, int max)
 {
-    static char self[PATH_MAX];
+    static char self[PATH_MAX], max_file_text[32];
     static const char *const ncu_opts[] = {
         "--target-processes", "all", "--metrics", "gpu__time_duration.sum", "--csv",
         "--print-units", "base", "--cache-control", "none", "--clock-control", "none"};
@@ -130,6 +130,8 @@ static int wrap_words(const char *ncu, const char *csv, const char *home, const 
     wrap[a++] = "--log-file"; wrap[a++] = (char *)csv;
     wrap[a++] = self; wrap[a++] = "--sandbox-exec";
     wrap[a++] = "--home"; wrap[a++] = (char *)home;
+    snprintf(max_file_text, sizeof max_file_text, "%llu", max_file);
+    wrap[a++] = "--max-file"; wrap[a++] = max_file_text; /* the cell applies no limit itself */
     for (int i = 0; sb && sb->view && i < sb->view->n; i++) {
         if (a + 4 >= max)
             return -1;
@@ -155,7 +157,7 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || (mkdir(priv, 0700) != 0 && errno != EEXIST))
         return snprintf(why, len, "cannot make the witness's folders: %s", strerror(errno)), -1;
     remove(csv);
-    if (wrap_words(ncu, csv, dir, plan->sandbox, wrap, PROGRAM_WRAP_MAX) < 0)
+    if (wrap_words(ncu, csv, dir, plan->sandbox, case_max_file(c), wrap, PROGRAM_WRAP_MAX) < 0)
         return snprintf(why, len, "the sandbox view is too long for a witness command"), -1;
     /* As root, the program runs as root without capabilities (ncu's
      * tracking folder is root's own): it must be able to reach its binary in
