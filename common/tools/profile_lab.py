@@ -230,6 +230,15 @@ def launched_nothing(text):
             ("==PROF== Connected to process" in text and "==PROF== Profiling" not in text))
 
 
+def wrong_result_note(who, output, what):
+    """[the note that a side's numbers describe a wrong kernel], or []."""
+    if "self-check FAIL" not in output:
+        return []
+    return ["note: %s result is wrong (the harness's self-check failed): these %s describe a "
+            "kernel that does not do the job yet" % ("your" if who == "yours" else
+                                                     "the reference's", what)]
+
+
 def explain_failure(who, report, output):
     """Why a side has no report, from ncu's words; its exit status."""
     if "ERR_NVGPUCTRPERM" in report + output:
@@ -255,10 +264,7 @@ def profile_variant(args, ncu, variant, n):
             status = status or no_kernel(args.lab, who, variant, "the GPU", other)
         elif not runs:
             status = status or explain_failure(who, report, output)
-        if "self-check FAIL" in output:
-            notes.append("note: %s result is wrong (the harness's self-check failed): these "
-                         "counters describe a kernel that does not do the job yet" %
-                         ("your" if who == "yours" else "the reference's"))
+        notes += wrong_result_note(who, output, "counters")
         sides.append((who, runs))
     print(table(args.lab, variant, n, sides))
     for note in notes:
@@ -310,10 +316,7 @@ def emu_profile_variant(args, variant, n):
         elif not runs:
             other = "reference" if who == "yours" and args.ref else ""
             status = status or no_kernel(args.lab, who, variant, "the emulator", other)
-        if "self-check FAIL" in output:
-            notes.append("note: %s result is wrong (the harness's self-check failed): these "
-                         "counts describe a kernel that does not do the job yet" %
-                         ("your" if who == "yours" else "the reference's"))
+        notes += wrong_result_note(who, output, "counts")
         notes += ["not counted (%s): %s" % (who, what) for what in skipped]
         sides.append((who, runs))
     print(table(args.lab, variant, n, sides, emu=True))
@@ -322,17 +325,31 @@ def emu_profile_variant(args, variant, n):
     return status
 
 
-def emu_main(args):
-    """make profile on the CPU emulator: every variant's counted table."""
+EXIT_NO_VARIANT = -1  # each_variant's "nothing listed" (reported as EXIT_NO_REPORT)
+
+
+def each_variant(args, default_n, profile):
+    """profile(variant, n) for the asked variant or every one the binary
+    lists, n capped per variant; the first non-zero status, or
+    EXIT_NO_VARIANT (said on stderr) when none is listed."""
     names = [args.variant] if args.variant else variants(args.yours)
     if not names:
         print("make profile: %s --list names no variant" % args.yours, file=sys.stderr)
-        return EXIT_NO_REPORT
+        return EXIT_NO_VARIANT
     worst = 0
     for variant in names:
-        n = parse_size(args.n or profile_metrics.EMU_DEFAULT_N)
+        n = parse_size(args.n or default_n)
         n = min(n, profile_metrics.VARIANT_MAX_N.get((args.lab, variant), n))
-        worst = emu_profile_variant(args, variant, n) or worst
+        worst = profile(variant, n) or worst
+    return worst
+
+
+def emu_main(args):
+    """make profile on the CPU emulator: every variant's counted table."""
+    worst = each_variant(args, profile_metrics.EMU_DEFAULT_N,
+                         lambda variant, n: emu_profile_variant(args, variant, n))
+    if worst == EXIT_NO_VARIANT:
+        return EXIT_NO_REPORT
     print("counted on the CPU emulator (emu-nvcc --count; common/emu/README.md, \"Counters\"): "
           "exact, and the same under every schedule.\nNot on the emulator: %s: those need a "
           "GPU's counters (make profile LAB=%s on a machine with an NVIDIA GPU and ncu)."
@@ -390,15 +407,9 @@ def main(argv):
     ncu = find_ncu()
     if args.save:
         os.makedirs(args.save, exist_ok=True)
-    names = [args.variant] if args.variant else variants(args.yours)
-    if not names:
-        print("make profile: %s --list names no variant" % args.yours, file=sys.stderr)
+    worst = each_variant(args, DEFAULT_N, lambda variant, n: profile_variant(args, ncu, variant, n))
+    if worst == EXIT_NO_VARIANT:
         return EXIT_NO_REPORT
-    worst = 0
-    for variant in names:
-        n = parse_size(args.n or DEFAULT_N)
-        n = min(n, profile_metrics.VARIANT_MAX_N.get((args.lab, variant), n))
-        worst = profile_variant(args, ncu, variant, n) or worst
     print("ncu: %s (clocks locked to base, caches flushed before each kernel: times "
           "differ from the harness's)" % ncu)
     return worst
