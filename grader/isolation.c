@@ -37,23 +37,29 @@ sandbox_policy isolation_effective(sandbox_policy asked, const char *top)
     return access(path, F_OK) == 0 ? POLICY_REFUSE : POLICY_UNSANDBOXED;
 }
 
-/* The folder a CUDA tool is installed in (nvcc found in PATH or
- * CUDA_HOME/bin: its prefix, two levels up), into prefix; 0 when found. */
-static int tool_prefix(const char *tool, char *prefix, size_t len)
+int isolation_tool_path(const char *tool, char *path, size_t len)
 {
     char cand[PATH_MAX], real[PATH_MAX];
-    const char *path = getenv("PATH");
     const char *home = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
-    for (const char *p = path; p && *p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
+    for (const char *p = getenv("PATH"); p && *p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
         size_t n = strcspn(p, ":");
         snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, tool);
         if (n && access(cand, X_OK) == 0 && realpath(cand, real))
-            goto found;
+            return snprintf(path, len, "%s", real) < (int)len ? 0 : -1;
     }
     snprintf(cand, sizeof cand, "%s/bin/%s", home, tool);
     if (access(cand, X_OK) != 0 || !realpath(cand, real))
         return -1;
-found:
+    return snprintf(path, len, "%s", real) < (int)len ? 0 : -1;
+}
+
+/* The folder a CUDA tool is installed in (its path's prefix, two levels
+ * up), into prefix; 0 when found. */
+static int tool_prefix(const char *tool, char *prefix, size_t len)
+{
+    char real[PATH_MAX];
+    if (isolation_tool_path(tool, real, sizeof real) != 0)
+        return -1;
     for (int up = 0; up < 2; up++)
         *strrchr(real, '/') = '\0';
     snprintf(prefix, len, "%s", real[0] ? real : "/");

@@ -69,5 +69,8 @@ int isolation_probe(const sandbox *sb, const char *top, const char *work, char *
  * 0, or -1 with a warning in why (runs may then fail to find the GPU).
  */
 int isolation_gpu_nodes(char *why, size_t len);
+/* Where a tool is: the first `tool` in PATH, else CUDA_HOME/bin (default
+ * /usr/local/cuda), links resolved, into path; 0, or -1 when not found. */
+int isolation_tool_path(const char *tool, char *path, size_t len);
 
 #endif /* ISOLATION_H */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fsview.h"
+#include "isolation.h"
 #include "sandbox.h"
 #include "tunables.h"
 
@@ -32,37 +33,19 @@ int witness_mode_get(witness_mode *mode, char *why, size_t len)
     return 0;
 }
 
-/* The first executable of the candidates; 0 when one was found. */
-static int first_executable(const char *const *cand, int n, char *path, size_t len)
-{
-    for (int i = 0; i < n; i++)
-        if (cand[i] && access(cand[i], X_OK) == 0 && realpath(cand[i], path))
-            return strlen(path) < len ? 0 : -1;
-    return -1;
-}
-
 int witness_find_ncu(char *path, size_t len)
 {
-    char real[PATH_MAX], in_path[PATH_MAX] = "", tool[PATH_MAX];
-    const char *home = getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/usr/local/cuda";
     if (getenv("NCU") && *getenv("NCU")) /* what was asked for, even if wrong */
         return access(getenv("NCU"), X_OK) == 0 ? snprintf(path, len, "%s", getenv("NCU")), 0 : -1;
-    for (const char *p = getenv("PATH"); p && *p && !in_path[0];
-         p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
-        snprintf(in_path, sizeof in_path, "%.*s/ncu", (int)strcspn(p, ":"), p);
-        if (access(in_path, X_OK) != 0)
-            in_path[0] = '\0';
-    }
-    snprintf(tool, sizeof tool, "%s/bin/ncu", home);
-    glob_t g;
-    int globbed = glob("/opt/nvidia/nsight-compute/*/ncu", 0, NULL, &g) == 0;
-    const char *cand[] = {in_path[0] ? in_path : NULL, tool,
-                          globbed && g.gl_pathc ? g.gl_pathv[g.gl_pathc - 1] : NULL};
-    int rc = first_executable(cand, 3, real, sizeof real);
-    if (globbed)
+    if (isolation_tool_path("ncu", path, len) == 0)
+        return 0;
+    glob_t g; /* NVIDIA's own folder, the newest version */
+    int rc = -1;
+    if (glob("/opt/nvidia/nsight-compute/*/ncu", 0, NULL, &g) == 0) {
+        const char *last = g.gl_pathv[g.gl_pathc - 1];
+        rc = access(last, X_OK) == 0 && snprintf(path, len, "%s", last) < (int)len ? 0 : -1;
         globfree(&g);
-    if (rc == 0)
-        snprintf(path, len, "%s", real);
+    }
     return rc;
 }
 
