@@ -58,8 +58,7 @@ static void add_profiler_paths(fsview *v)
             size_t n = strcspn(p, ": \t\n\"',;");
             char path[PATH_MAX];
             snprintf(path, sizeof path, "%.*s", (int)(n < sizeof path ? n : sizeof path - 1), p);
-            if (p == *e || p[-1] == ' ' || p[-1] == '=' || p[-1] == ':' || p[-1] == '\n' ||
-                p[-1] == '"')
+            if (strchr(" =:\n\"", p[-1])) /* a path's start, not a '/' inside a word */
                 add_profiler_path(v, path);
             p += n ? n : 1;
         }
