@@ -552,10 +552,10 @@ def three_step_sector_bytes(s):
 def decode_ops(order, lanes=32, run=32):
     """Integer operations per element of an order-k decode: 2 passes of one add
     per element and order; the warp scan (5 steps of k shuffles and k(k+1)/2
-    multiply-adds a thread); run_start (popcount(lane) moves and k adds)."""
+    multiply-adds a thread); run_start (one move by the lane's row of B, k adds)."""
     move = order * (order + 1) // 2
     scan = 5 * (move + order)
-    start = sum(bin(lane).count("1") for lane in range(lanes)) / lanes * move + order
+    start = move + order
     return 2 * order + (scan + start) / run
 
 

@@ -125,14 +125,33 @@ static_assert((1 << SLICE_ROWS) == WARPS, "TILE_THREADS must be 32 times a power
 #define LOOKBACK_BITS (LOOKBACK_TILES >= 4 ? 2 : LOOKBACK_TILES >= 2 ? 1 : 0)
 static_assert((1 << LOOKBACK_BITS) == LOOKBACK_TILES, "LOOKBACK_TILES must be 1, 2 or 4");
 
+/*
+ * B for m spans of one length, one row per m = 0..31, for the moves whose
+ * count is a lane's or a warp's own number: a run start is its warp's
+ * start moved along `lane` runs, a slice start the tile's along `warp`
+ * slices, a look-back lane's tiles along `lane` x LOOKBACK_TILES tiles.
+ * With a row per lane each is one move instead of one per binary digit of
+ * the count (five at most: 36 multiply-adds each at order 8).  Stored
+ * [e][m], so 32 lanes reading their rows' e-th values read 128
+ * consecutive bytes.  In global memory, made once per element type and
+ * tuple size: a row per lane from constant memory would be 32 reads in
+ * turn.
+ */
+template <typename U> struct lane_rows {
+    U runs[KMAX][32];
+    U slices[KMAX][32];
+    U tiles[KMAX][32];
+};
+
 template <typename U> struct binomials {
     U c[12 + SLICE_ROWS + LOOKBACK_BITS][KMAX]; /* B for the lengths below, per component */
+    const lane_rows<U> *lane;                   /* B for a lane's own count of spans */
 };
 /* Which length each row of binomials is for (L: a thread's run per component). */
 enum {
-    B_LANES = 0,                     /* rows 0-4: 1, 2, 4, 8, 16 runs (the warp scan's steps, a lane's offset) */
+    B_LANES = 0,                     /* rows 0-4: 1, 2, 4, 8, 16 runs (the warp scan's steps) */
     B_SLICES = 5,                    /* 1, 2, 4, ... WARPS / 2 slices of 32 runs (the warps' scan) */
-    B_TILES = B_SLICES + SLICE_ROWS, /* 1, 2, 4, ... 16 x LOOKBACK_TILES tiles (a window's offsets) */
+    B_TILES = B_SLICES + SLICE_ROWS, /* 1, 2, 4, ... 16 x LOOKBACK_TILES tiles (a lane's own tiles) */
     B_WINDOW = B_TILES + 5 + LOOKBACK_BITS /* 32 x LOOKBACK_TILES tiles: a whole look-back window */
 };
 
@@ -186,6 +205,23 @@ __device__ __forceinline__ state<U, K, D> shifted_by_count(const U (*rows)[KMAX]
             s = shifted(rows[b], s, order);
     }
     return s;
+}
+
+/* Move s along as many spans as this lane's number (of a warp, or the
+ * tile's warp for lanes < WARPS): one move by this lane's row of `rows`.
+ * A state of one order moves unchanged (B[0] is 1), so it reads nothing. */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> shifted_by_lane(const U (*rows)[32],
+                                                          const state<U, K, D> &s, int order)
+{
+    if (K == 1)
+        return s;
+    const unsigned int lane = threadIdx.x % 32;
+    U B[KMAX];
+#pragma unroll
+    for (int e = 0; e < K; e++)
+        B[e] = e < order ? __ldg(&rows[e][lane]) : U(0);
+    return shifted(B, s, order);
 }
 
 /* Every value of a state from another lane, one warp shuffle per value:
@@ -383,9 +419,9 @@ __device__ bool lane_tiles(tile_state st, long nearest, const binomials<U> &bin,
  * parallel look-back, for states.  Lane k inspects LOOKBACK_TILES
  * predecessors, from end - k x LOOKBACK_TILES back, of each window.  Once
  * no X lies before the first P, lane k's share is moved along the k x
- * LOOKBACK_TILES tiles between it and tile id (B from the binary digits of
- * k) and the window is summed over the lanes; an older window is moved
- * along the tiles of each newer one.  Returns the state before tile id, in
+ * LOOKBACK_TILES tiles between it and tile id (lane k's row of lane_rows)
+ * and the window is summed over the lanes; an older window is moved along
+ * the tiles of each newer one.  Returns the state before tile id, in
  * every lane.
  */
 template <typename U, int K, int D>
@@ -413,7 +449,7 @@ __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomia
         const unsigned int last = p ? __ffs(p) - 1 : 31;
         if (lane > last)
             clear(s);
-        s = shifted_by_count<5>(bin.c + B_TILES + LOOKBACK_BITS, s, lane, last, order);
+        s = shifted_by_lane(bin.lane->tiles, s, order);
         s = window_sum(s, last, order);
         before = advance(window, s, before, order);
         if (p)
@@ -592,7 +628,7 @@ __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned in
     state<U, K, D> slices_before = shfl_up(mine, 1, order); /* warps 0..w-1 from zero */
     if (lane == 0)
         clear(slices_before);
-    state<U, K, D> start = shifted_by_count<SLICE_ROWS>(bin.c + B_SLICES, before, lane, WARPS - 1, order);
+    state<U, K, D> start = shifted_by_lane(bin.lane->slices, before, order);
 #pragma unroll
     for (int j = 0; j < K; j++)
 #pragma unroll
@@ -604,16 +640,14 @@ __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned in
 
 /*
  * The state where this thread's run starts: its warp's starting state
- * moved along the runs of the lanes before it (B for `lane` runs, from the
- * binary digits of lane), plus what those runs give (`lanes_before`).
+ * moved along the runs of the lanes before it (B for `lane` runs: this
+ * lane's row of lane_rows), plus what those runs give (`lanes_before`).
  */
 template <typename U, int K, int D>
 __device__ state<U, K, D> run_start(const warp_states<U, K, D> &ws, const binomials<U> &bin,
                                     const state<U, K, D> &lanes_before, int order)
 {
-    const unsigned int lane = threadIdx.x % 32;
-    state<U, K, D> s = shifted_by_count<5>(bin.c + B_LANES, ws.before[threadIdx.x / 32], lane, 31,
-                                           order);
+    state<U, K, D> s = shifted_by_lane(bin.lane->runs, ws.before[threadIdx.x / 32], order);
 #pragma unroll
     for (int j = 0; j < K; j++)
 #pragma unroll
@@ -871,6 +905,7 @@ template <typename U> static void multiply_into(const U *a, const U *b, U *out)
 template <typename U, int D> static binomials<U> make_binomials()
 {
     binomials<U> b;
+    b.lane = NULL;
     for (int e = 0; e < KMAX; e++) { /* C(L - 1 + e, e) by the multiplicative formula */
         unsigned long long c = 1;
         for (int i = 1; i <= e; i++)
@@ -884,6 +919,42 @@ template <typename U, int D> static binomials<U> make_binomials()
     for (int r = B_TILES + 1; r <= B_WINDOW; r++) /* 2, 4, ... 32 x LOOKBACK_TILES tiles */
         multiply_into(b.c[r - 1], b.c[r - 1], b.c[r]);
     return b;
+}
+
+/* lane_rows for spans of one run, one slice and LOOKBACK_TILES tiles: row
+ * m is B for m such spans, the m-th power of the span's B. */
+template <typename U> static lane_rows<U> make_lane_rows(const binomials<U> &b)
+{
+    lane_rows<U> r;
+    const U *span[3] = {b.c[B_LANES], b.c[B_SLICES], b.c[B_TILES + LOOKBACK_BITS]};
+    U(*table[3])[32] = {r.runs, r.slices, r.tiles};
+    for (int t = 0; t < 3; t++) {
+        U power[KMAX] = {1}, next[KMAX];
+        for (int m = 0; m < 32; m++) {
+            for (int e = 0; e < KMAX; e++)
+                table[t][e][m] = power[e];
+            multiply_into(power, span[t], next);
+            memcpy(power, next, sizeof power);
+        }
+    }
+    return r;
+}
+
+/* The binomials a kernel of element type U and tuple size D is given: the
+ * rows by value, the lane rows in device memory, uploaded on first use and
+ * kept (one table per instantiation; they never change). */
+template <typename U, int D> static cudaError_t kernel_binomials(binomials<U> *out)
+{
+    static lane_rows<U> *device_rows;
+    binomials<U> b = make_binomials<U, D>();
+    if (!device_rows) {
+        const lane_rows<U> rows = make_lane_rows(b);
+        CUDA_TRY(cudaMalloc((void **)&device_rows, sizeof rows));
+        CUDA_TRY(cudaMemcpy(device_rows, &rows, sizeof rows, cudaMemcpyHostToDevice));
+    }
+    b.lane = device_rows;
+    *out = b;
+    return cudaSuccess;
 }
 
 /* Device scratch kept from one launch to the next and grown when a launch
@@ -949,10 +1020,12 @@ static cudaError_t launch_decode(const U *in, U *out, size_t n, int order)
     const unsigned int words = (unsigned int)(order * D * (int)(sizeof(U) / 4));
     const size_t smem = sizeof(tile_smem<U, U, K, D>);
     tile_state st;
+    binomials<U> bin;
     CUDA_TRY(fresh_state(tiles, words, &st));
+    CUDA_TRY(kernel_binomials<U, D>(&bin));
     CUDA_TRY(allow_smem(decode_kernel<U, K, D>, smem));
     decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
-        in, out, n, order, st, make_binomials<U, D>(), aligned16(in, out));
+        in, out, n, order, st, bin, aligned16(in, out));
     CUDA_TRY(cudaGetLastError());
     return cudaSuccess;
 }
@@ -983,11 +1056,13 @@ template <typename U> static int run_compact(const lab_problem *p)
     const size_t tiles = (p->n + shape<U, 1>::TILE - 1) / shape<U, 1>::TILE;
     const size_t smem = sizeof(tile_smem<U, unsigned int, 1, 1>);
     tile_state st;
+    binomials<unsigned int> bin;
     CUDA_TRY(fresh_state(tiles, 1, &st));
+    CUDA_TRY(kernel_binomials<unsigned int, 1>(&bin));
     CUDA_TRY(allow_smem(compact_kernel<U>, smem));
     compact_kernel<U><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
-        (const U *)p->in, (U *)p->out, (U *)p->count, p->n, p->pred, st,
-        make_binomials<unsigned int, 1>(), aligned16(p->in, p->out));
+        (const U *)p->in, (U *)p->out, (U *)p->count, p->n, p->pred, st, bin,
+        aligned16(p->in, p->out));
     CUDA_TRY(cudaGetLastError());
     return cudaSuccess;
 }
