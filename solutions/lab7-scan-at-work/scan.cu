@@ -44,6 +44,15 @@
  * as many tiles halve that rate: order 8 1.26 -> 1.12 ms, 8-tuples 0.86 ->
  * 0.81 ms, order 1 unchanged (0.74 ms).  A wider window per poll (2 tiles a
  * lane) was slower at every order (spills; order 8 1.61 ms).
+ * What the look-back still costs at order 8 (H100, 2^28 int32): with it
+ * replaced by a zero state (a wrong result, timed) order 8 took 0.80 ms
+ * against 1.07.  Two ways of hiding it were measured and dropped
+ * (docs/device-runs/2026-11-24-h100-lab7-lanerows/): descriptors stored
+ * word by word across tiles, so a window's loads are contiguous (1.27 ms:
+ * the addresses cost registers, and spills); and a 16th warp that only
+ * looks back, from the tile's start, leaving the nearest windows for
+ * later (1.11-1.21 ms, and its shared-memory hand-over is a hazard to
+ * racecheck).
  */
 #ifndef TILE_THREADS
 #define TILE_THREADS 512 /* 16 warps */
