@@ -216,9 +216,9 @@ __device__ __forceinline__ state<U, K, D> shifted_by_count(const U (*rows)[KMAX]
     return s;
 }
 
-/* Move s along as many spans as this lane's number (of a warp, or the
- * tile's warp for lanes < WARPS): one move by this lane's row of `rows`.
- * A state of one order moves unchanged (B[0] is 1), so it reads nothing. */
+/* Move s along as many spans as this lane's number (in tile_states, lane
+ * w stands for warp w): one move by this lane's row of `rows`.  A state
+ * of one order moves unchanged (B[0] is 1), so it reads nothing. */
 template <typename U, int K, int D>
 __device__ __forceinline__ state<U, K, D> shifted_by_lane(const U (*rows)[32],
                                                           const state<U, K, D> &s, int order)
