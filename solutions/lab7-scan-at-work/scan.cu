@@ -54,7 +54,7 @@
  * later (1.11-1.21 ms, and its shared-memory hand-over is a hazard to
  * racecheck).  Nor does a block that stays and pipelines tiles, a 17th
  * warp looking back for tile c while the others finish c - 1 and load
- * c + 1 (H200 order 8 2.6 ms; 0.86 even with no look-back: 17 warps cap
+ * c + 1 (H200 order 8 2.6 ms, 0.86 ms even with no look-back: 17 warps cap
  * a thread at 96 registers, and one block per SM hides memory worse than
  * two; docs/device-runs/2026-11-24-h200-lab7-pipeline/).
  */
