@@ -98,7 +98,7 @@ echo "== 100 repeated launches (bit for bit)"
 {
 echo "== compute-sanitizer (n = 2^19 + 3)"
 for tool in memcheck racecheck synccheck; do
-    for v in "decode --order 3 --tuple 5" "compact" "compact-3step"; do
+    for v in "decode --order 3 --tuple 5" "decode --order 8" "compact" "compact-3step"; do
         printf '%-10s %-28s ' $tool "$v"
         compute-sanitizer --tool $tool --error-exitcode 9 "$B" --variant $v -n 2^19+3 -r 0 -q >"$OUT/san.log" 2>&1
         rc=$?; echo "exit $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | tr '\n' ' ')"

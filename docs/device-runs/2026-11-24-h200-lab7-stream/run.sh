@@ -1,0 +1,30 @@
+#!/bin/bash
+# experiment: BUILDS="tag src flags...;..." ; NCU="tag tag": ncu metrics of the order-8 kernel
+set -u
+OUT=${OUT:-/tmp/exp}; mkdir -p "$OUT"; BIN=/tmp/expbin; mkdir -p $BIN
+dpkg -i --force-all .debs/*.deb > /dev/null 2>&1; ldconfig; export PATH=$PATH:/usr/local/cuda/bin
+nvidia-smi -L
+make -s -j16 build/gpu/ref/lab7 >/dev/null || exit 1
+objs=$(make -B -n build/gpu/ref/lab7 2>/dev/null | tail -1 | grep -o 'build/[^ ]*\.o' | tr '\n' ' ')
+build() { local tag=$1 src=$2; shift 2
+  nvcc -O3 -std=c++17 -arch=sm_90 -I common -I solutions/lab7-scan-at-work -Xptxas -v "$@" \
+     -o "$BIN/lab7-$tag" "$src" $objs >"$OUT/build-$tag.log" 2>&1 || { echo "build $tag failed"; tail -20 "$OUT/build-$tag.log"; }
+  for k in IjLi8ELi1E IjLi1ELi1E IjLi1ELi8E; do
+  echo "$tag $k: $(grep -A4 "entry function '_Z13decode_kernel$k" "$OUT/build-$tag.log" | grep -o "Used [0-9]* registers\|[0-9]* bytes spill stores" | tr '\n' ' ')"; done
+}
+IFS=';' read -ra bs <<<"$BUILDS"
+for s in "${bs[@]}"; do build $s & done; wait
+M=gpu__time_duration.sum,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_drain_per_issue_active.ratio,smsp__average_warps_issue_stalled_membar_per_issue_active.ratio
+for t in ${NCU:-}; do for v in "--order 8" "--order 1"; do echo "== ncu $t $v (2^26)"
+  ncu --metrics $M -k regex:decode_kernel --launch-count 1 $BIN/lab7-$t --variant decode $v -n 2^26 -r 0 2>&1 | grep -E "^\s+(gpu|sm|smsp|l1tex|dram)__" | sed 's/  */ /g'
+done; done
+for s in "${bs[@]}"; do set -- $s; b=$BIN/lab7-$1; [ -x $b ] || continue
+  for v in "decode" "decode --order 8" "decode --tuple 8" ${EXTRA:-}; do
+    v=${v//_/ }
+    r=$($b --variant $v -n 2^28 -r 30 -w 5 --no-raw 2>&1 | tr '\n' ' ' | sed -e 's/  */ /g' -e 's/on NVIDIA [^C]*//' | cut -c1-400)
+    $b --variant $v -n 2^28 -r 30 -w 5 --graded --out $BIN/g --no-raw >/dev/null 2>&1
+    g=$(grep -o '"median_ms": *[0-9.]*' $BIN/g.json | head -1)
+    printf '%-10s %-22s %s | graded %s\n' "$1" "$v" "$r" "$g"
+  done
+done
+cd $OUT && tar czf builds.tgz build-*.log && rm -f build-*.log
