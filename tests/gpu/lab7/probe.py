@@ -117,10 +117,6 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
     if (warp == 0)
         tile_states(sm.warps, st, id, bin, order);
     __syncthreads();
-    read_run(sm.slice[warp], x);
-    decode_run(x, run_start(sm.warps, bin, lanes_before, order), order);
-    write_run(sm.slice[warp], x);
-    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
 ''', '''    const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
     __syncthreads();
     PROBE(id, 1);
@@ -129,18 +125,15 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
         PROBE(id, 2);
     }
     __syncthreads();
-    read_run(sm.slice[warp], x);
-    decode_run(x, run_start(sm.warps, bin, lanes_before, order), order);
-    write_run(sm.slice[warp], x);
-    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
-    PROBE(id, 3);
 '''),
+    ('''    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
+}''', '''    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
+    PROBE(id, 3);
+}'''),
     ('''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
-    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
-    U x[S::R];''', '''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
+    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);''', '''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
     PROBE(id, 0);
-    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
-    U x[S::R];'''),
+    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);'''),
     ('''    decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>(''',
      '''    probe_launch(tiles);
     decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>('''),
