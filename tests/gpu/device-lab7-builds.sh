@@ -1,9 +1,20 @@
 #!/bin/bash
-# experiment: BUILDS="tag src flags...;..." ; NCU="tag tag": ncu metrics of the order-8 kernel
+# device-lab7-builds.sh - on a GPU machine: variants of lab 7's reference
+# side by side, each built from its own source with its own flags, timed at
+# 2^28 int32 (order 1, order 8, 8-tuples, and EXTRA's cases) next to copy and
+# CUB in the same process, plus the median of a --graded run, which times a
+# build whose result is wrong on purpose (a look-back replaced by zero, to
+# see what the look-back costs).  It took over from the copies kept with the
+# transcripts of 2026-11-24 (h200-lab7-pipeline, h200-lab7-stream).
+#   BUILDS="tag source flags...;tag source flags..."
+#   NCU="tag ...": ncu's issue, pipe, stall and DRAM metrics of those builds'
+#                  order-8 and order-1 kernels (2^26)
+#   EXTRA="decode_-t_int64_--order_8 ...": more cases, _ for spaces
 set -u
-OUT=${OUT:-/tmp/exp}; mkdir -p "$OUT"; BIN=/tmp/expbin; mkdir -p $BIN
-dpkg -i --force-all .debs/*.deb > /dev/null 2>&1; ldconfig; export PATH=$PATH:/usr/local/cuda/bin
-nvidia-smi -L
+OUT=${OUT:-/tmp/device-lab7-builds}; mkdir -p "$OUT"; BIN=/tmp/device-lab7-builds-bin; mkdir -p $BIN
+cd "$(dirname "$0")/../.."
+nvidia-smi -L 2>/dev/null || { echo "device-lab7-builds: SKIPPED: no NVIDIA GPU here"; exit 0; }
+: "${BUILDS:?device-lab7-builds: set BUILDS=\"tag source flags...;...\"}"
 make -s -j16 build/gpu/ref/lab7 >/dev/null || exit 1
 objs=$(make -B -n build/gpu/ref/lab7 2>/dev/null | tail -1 | grep -o 'build/[^ ]*\.o' | tr '\n' ' ')
 build() { local tag=$1 src=$2; shift 2
