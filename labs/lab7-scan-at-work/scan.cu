@@ -348,17 +348,16 @@ __device__ unsigned int read_descriptor(tile_state st, long tile, state<U, K, D>
         return STATUS_P;
     }
     const volatile word *d = st.desc + (size_t)tile * st.words;
-    constexpr int W = K * D * halves<U>();
-    const int words = order * D * halves<U>(); /* W: every decode kernel's order is its K */
+    constexpr int W = K * D * halves<U>(); /* the descriptor's words: every kernel's order is its K */
     word all[W];
-    if (W % 2 == 0 && words == W) {
+    if (W % 2 == 0) {
 #pragma unroll
         for (int w = 0; w < W; w += 2)
             load_pair(d + w, &all[w], &all[w + 1]);
     } else {
 #pragma unroll
         for (int w = 0; w < W; w++)
-            all[w] = w < words ? d[w] : pack(status_of(all[0]), 0);
+            all[w] = d[w];
     }
     unsigned int status = status_of(all[0]), agree = 1;
     clear(s);
