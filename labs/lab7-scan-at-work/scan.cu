@@ -137,6 +137,25 @@ static_assert((1 << SLICE_ROWS) == WARPS, "TILE_THREADS must be 32 times a power
 static_assert((1 << LOOKBACK_BITS) == LOOKBACK_TILES, "LOOKBACK_TILES must be 1, 2 or 4");
 
 /*
+ * Windows of the look-back a tile polls at once, one per warp (warps 0 ..
+ * n - 1), before warp 0 goes on alone window by window.  The nearest
+ * inclusive prefix lies mostly 33-64 tiles back, so with one window at a
+ * time most tiles wait for L2 two or three times in turn.  Two windows at
+ * once paid at order 8, where warp 0's work between polls is longest, and
+ * lost at order 1 and for 8-tuples: more polls slow the data's own
+ * traffic (H200, 2^28 int32, order 8 0.690 -> 0.678 ms, 8-tuples 0.607 ->
+ * 0.632; three windows 0.705 / 0.641; docs/perf-notes.md, eleventh
+ * session).  With one, warp 0 works alone and the block does not wait.
+ */
+#ifndef LOOKBACK_WARPS_ORDERS
+#define LOOKBACK_WARPS_ORDERS 2
+#endif
+#ifndef LOOKBACK_WARPS_PLAIN
+#define LOOKBACK_WARPS_PLAIN 1
+#endif
+#define LOOKBACK_WARPS_OF(K) ((K) > 1 ? LOOKBACK_WARPS_ORDERS : LOOKBACK_WARPS_PLAIN)
+
+/*
  * B for m spans of one length, one row per m = 0..31, for the moves whose
  * count is a lane's or a warp's own number: a run start is its warp's
  * start moved along `lane` runs, a slice start the tile's along `warp`
@@ -144,14 +163,15 @@ static_assert((1 << LOOKBACK_BITS) == LOOKBACK_TILES, "LOOKBACK_TILES must be 1,
  * With a row per lane each is one move instead of one per binary digit of
  * the count (five at most: 36 multiply-adds each at order 8).  Stored
  * [e][m], so 32 lanes reading their rows' e-th values read 128
- * consecutive bytes.  In global memory, made once per element type and
- * tuple size: a row per lane from constant memory would be 32 reads in
- * turn.
+ * consecutive bytes.  Made once per element type and tuple size, in
+ * global memory (a row per lane from constant memory would be 32 reads
+ * in turn), and copied by each block into its shared memory, E rows of
+ * each (fetch_rows below says why).
  */
-template <typename U> struct lane_rows {
-    U runs[KMAX][32];
-    U slices[KMAX][32];
-    U tiles[KMAX][32];
+template <typename U, int E = KMAX> struct lane_rows {
+    U runs[E][32];
+    U slices[E][32];
+    U tiles[E][32];
 };
 
 template <typename U> struct binomials {
@@ -219,8 +239,9 @@ __device__ __forceinline__ state<U, K, D> shifted_by_count(const U (*rows)[KMAX]
 }
 
 /* Move s along as many spans as this lane's number (in tile_states, lane
- * w stands for warp w): one move by this lane's row of `rows`.  A state
- * of one order moves unchanged (B[0] is 1), so it reads nothing. */
+ * w stands for warp w): one move by this lane's row of `rows` (in shared
+ * memory).  A state of one order moves unchanged (B[0] is 1), so it
+ * reads nothing. */
 template <typename U, int K, int D>
 __device__ __forceinline__ state<U, K, D> shifted_by_lane(const U (*rows)[32],
                                                           const state<U, K, D> &s, int order)
@@ -231,7 +252,7 @@ __device__ __forceinline__ state<U, K, D> shifted_by_lane(const U (*rows)[32],
     U B[KMAX];
 #pragma unroll
     for (int e = 0; e < K; e++)
-        B[e] = e < order ? __ldg(&rows[e][lane]) : U(0);
+        B[e] = e < order ? rows[e][lane] : U(0);
     return shifted(B, s, order);
 }
 
@@ -296,26 +317,36 @@ struct tile_state {
 };
 
 /*
- * Warp 0: publish state s of tile `id` with `status`.  Word w goes out from
- * lane w % 32; all loops unrolled, so s stays in registers.
+ * Warp 0: publish state s of tile `id` with `status`.  Lane w sends word
+ * w (s is the same in every lane), so the whole descriptor goes out in one
+ * atomic instruction, one request to L2, and readers seldom find it half
+ * written.  Sent word by word, eight instructions in turn at order 8, it
+ * was: a poller read 7.3 half-written descriptors per tile, against 4.3
+ * not yet published (H200, 2^28 int32; docs/perf-notes.md, eleventh
+ * session).  All loops unrolled, so s stays in registers.
  */
 template <typename U, int K, int D>
 __device__ void publish(tile_state st, unsigned int id, unsigned int status,
                         const state<U, K, D> &s, int order)
 {
     const unsigned int lane = threadIdx.x % 32;
+    constexpr int W = K * D * halves<U>();
     volatile word *d = st.desc + (size_t)id * st.words;
 #pragma unroll
-    for (int j = 0; j < K; j++)
-        if (j < order)
+    for (int base = 0; base < W; base += 32) {
+        unsigned int bits = 0; /* word base + lane */
+#pragma unroll
+        for (int j = 0; j < K; j++)
 #pragma unroll
             for (int c = 0; c < D; c++)
 #pragma unroll
-                for (int h = 0; h < halves<U>(); h++) {
-                    const unsigned int w = (unsigned int)((j * D + c) * halves<U>() + h);
-                    if (w % 32 == lane)
-                        atomicExch((word *)&d[w], pack(status, (unsigned int)(s.v[j][c] >> (32 * h))));
-                }
+                for (int h = 0; h < halves<U>(); h++)
+                    if ((j * D + c) * halves<U>() + h == base + (int)lane)
+                        bits = (unsigned int)(s.v[j][c] >> (32 * h));
+        if (base + (int)lane < W)
+            atomicExch((word *)&d[base + lane], pack(status, bits));
+    }
+    (void)order;
 }
 
 /*
@@ -457,43 +488,58 @@ __device__ bool lane_tiles(tile_state st, long nearest, const binomials<U> &bin,
 }
 
 /*
- * Warp 0 of tile `id`, after publishing its aggregate: lab 6's warp-
- * parallel look-back, for states.  Lane k inspects LOOKBACK_TILES
- * predecessors, from end - k x LOOKBACK_TILES back, of each window.  Once
- * no X lies before the first P, lane k's share is moved along the k x
- * LOOKBACK_TILES tiles between it and tile id (lane k's row of lane_rows)
- * and the window is summed over the lanes; an older window is moved along
- * the tiles of each newer one.  Returns the state before tile id, in
- * every lane.
+ * Poll one window of the look-back, the 32 x LOOKBACK_TILES tiles from
+ * `end` back: lane k's share (lane_tiles) into s, polled again while an X
+ * lies before the window's first P.  Returns which lanes hold a P.
  */
 template <typename U, int K, int D>
-__device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomials<U> &bin,
-                                   int order)
+__device__ unsigned int poll_window(tile_state st, long end, const binomials<U> &bin,
+                                    state<U, K, D> &s, int order)
 {
     const unsigned int lane = threadIdx.x % 32;
-    state<U, K, D> before;
-    clear(before);
+    unsigned int ns = 8;
+    for (;;) {
+        bool x_first;
+        const bool has_p = lane_tiles(st, end - (long)(lane * LOOKBACK_TILES), bin, s, &x_first,
+                                      order);
+        const unsigned int x = __ballot_sync(FULL_MASK, x_first);
+        const unsigned int p = __ballot_sync(FULL_MASK, has_p);
+        const unsigned int first_p = p ? __ffs(p) - 1 : 32;
+        if ((first_p == 32 ? x : x & ((2u << first_p) - 1)) == 0)
+            return p;
+        back_off(&ns);
+    }
+}
+
+/*
+ * Warp 0 of tile `id`, after publishing its aggregate: lab 6's warp-
+ * parallel look-back, for states.  Windows of 32 x LOOKBACK_TILES tiles,
+ * nearest first, until one holds a P.  A lane adds up its shares of all
+ * windows first, an older window's share moved along the tiles of the
+ * newer ones (`window`: the same for every lane); only at the end is each
+ * lane's sum moved along the k x LOOKBACK_TILES tiles between it and its
+ * window's end (lane k's row of lane_rows) and summed over the lanes.
+ * Moving and summing are linear, so this is the sum window by window,
+ * with one warp reduction instead of one per window.  Returns the state
+ * before tile id, in every lane.
+ */
+template <typename U, int K, int D>
+__device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &bin,
+                                   const U (*tile_rows)[32], int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> mine, s; /* this lane's shares of the windows so far; of one window */
+    clear(mine);
     U window[KMAX] = {1}; /* B for the tiles of the newer windows: none yet */
+    unsigned int last = 31; /* the lanes to sum: all, once more than one window was read */
     for (long end = (long)id - 1;; end -= 32 * LOOKBACK_TILES) {
-        state<U, K, D> s;
-        unsigned int x, p, ns = 8;
-        for (;;) {
-            bool x_first;
-            const bool has_p = lane_tiles(st, end - (long)(lane * LOOKBACK_TILES), bin, s,
-                                          &x_first, order);
-            x = __ballot_sync(FULL_MASK, x_first);
-            p = __ballot_sync(FULL_MASK, has_p);
-            const unsigned int first_p = p ? __ffs(p) - 1 : 32;
-            if ((first_p == 32 ? x : x & ((2u << first_p) - 1)) == 0)
-                break;
-            back_off(&ns);
-        }
-        const unsigned int last = p ? __ffs(p) - 1 : 31;
-        if (lane > last)
-            clear(s);
-        s = shifted_by_lane(bin.lane->tiles, s, order);
-        s = window_sum(s, last, order);
-        before = advance(window, s, before, order);
+        const unsigned int p = poll_window(st, end, bin, s, order);
+        const unsigned int first_p = p ? __ffs(p) - 1 : 31;
+        if (end == (long)id - 1)
+            last = first_p;
+        if (lane > first_p)
+            clear(s); /* behind the first P */
+        mine = advance(window, s, mine, order);
         if (p)
             break;
         /* the next window is further back by this one's tiles: window *= B_WINDOW */
@@ -507,7 +553,8 @@ __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomia
         for (int j = 0; j < K; j++)
             window[j] = next[j];
     }
-    return before;
+    mine = shifted_by_lane(tile_rows, mine, order);
+    return window_sum(mine, last, order);
 }
 
 /* ---- the block: warps, then tiles ------------------------------------------------ */
@@ -516,7 +563,54 @@ __device__ state<U, K, D> lookback(tile_state st, unsigned int id, const binomia
 template <typename U, int K, int D> struct warp_states {
     state<U, K, D> total[WARPS];  /* each warp's slice from a zero state */
     state<U, K, D> before[WARPS]; /* the state where each warp's slice starts */
+    alignas(16) lane_rows<U, K> rows; /* the block's copy of the lane rows (orders above 1) */
+    state<U, K, D> window[LOOKBACK_WARPS_OF(K)]; /* window q's tiles, summed as seen from its end */
+    unsigned int window_p[LOOKBACK_WARPS_OF(K)]; /* whether window q holds a P */
+    static_assert(LOOKBACK_WARPS_OF(K) >= 1 && LOOKBACK_WARPS_OF(K) <= WARPS, "LOOKBACK_WARPS: 1 .. WARPS");
 };
+
+/*
+ * A block's copy of the lane rows of its K orders, from global into
+ * shared memory.  Read from global memory at every move, they missed L1
+ * (the streamed slices keep replacing it), so each tile waited for L2
+ * three times on its critical path at order 8: twice in warp 0's
+ * tile_states, once at every warp's run start (H200, 2^28 int32; see
+ * docs/perf-notes.md, eleventh session).  The copy is asynchronous
+ * (cp.async, 16 bytes a thread, no registers held): it goes out when the
+ * tile starts and is waited for before the first barrier, so it arrives
+ * while pass 1 runs.  One order reads no rows, so it copies none.  The
+ * CPU emulator copies at once.
+ */
+template <typename T> __device__ __forceinline__ auto &row_table(T &rows, int t)
+{
+    return t == 0 ? rows.runs : t == 1 ? rows.slices : rows.tiles;
+}
+template <typename U, int K>
+__device__ __forceinline__ void fetch_rows(lane_rows<U, K> &rows, const lane_rows<U> *g)
+{
+    if (K == 1)
+        return;
+    constexpr int CHUNKS = K * 32 * (int)sizeof(U) / 16; /* 16-byte pieces of one table's K rows */
+    for (int i = threadIdx.x; i < 3 * CHUNKS; i += TILE_THREADS) {
+        const char *src = (const char *)row_table(*g, i / CHUNKS) + 16 * (i % CHUNKS);
+        char *dst = (char *)row_table(rows, i / CHUNKS) + 16 * (i % CHUNKS);
+#if defined(__CUEMU__)
+        memcpy(dst, src, 16);
+#else
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+                         (unsigned int)__cvta_generic_to_shared(dst)),
+                     "l"(src)
+                     : "memory");
+#endif
+    }
+}
+/* This thread's part of fetch_rows has landed (a barrier must follow). */
+__device__ __forceinline__ void rows_landed()
+{
+#if !defined(__CUEMU__)
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
 
 /* Defined with stage 2 below (TODO 7), used by the compaction before it. */
 template <typename U, int K, int D>
@@ -709,45 +803,120 @@ template <typename U, int D, int R> __device__ void read_run(const U *buf, U (&x
 }
 
 /*
- * Warp 0, once every warp's total is in shared memory.  Lane w < WARPS
- * takes warp w's total and the lanes scan them (at step 1 << b, a lane's
- * own span is 1 << b slices: B row B_SLICES + b), so the tile's own result
- * is ready after log2(WARPS) steps instead of a chain of WARPS, and goes
- * out at once as A.  Then the state before the tile (look-back), the
- * tile's inclusive state published as P before anything else (successors
- * may be waiting for it), and last the state where each warp's slice
- * starts, into ws.before, each lane its own warp's.
+ * Warp q < LOOKBACK_WARPS_OF(K): window q of tile id's look-back, the 32 x
+ * LOOKBACK_TILES tiles from id - 1 - q x 32 x LOOKBACK_TILES back, up to
+ * its first P, summed as seen from the window's end (each lane's share
+ * moved along the tiles between it and the end, by its row of
+ * lane_rows), into ws.window[q].
+ */
+template <typename U, int K, int D>
+__device__ void window_share(warp_states<U, K, D> &ws, tile_state st, unsigned int id,
+                             unsigned int q, const binomials<U> &bin, int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> s;
+    const unsigned int p =
+        poll_window(st, (long)id - 1 - (long)q * 32 * LOOKBACK_TILES, bin, s, order);
+    const unsigned int last = p ? __ffs(p) - 1 : 31;
+    if (lane > last)
+        clear(s); /* behind the first P */
+    s = window_sum(shifted_by_lane(ws.rows.tiles, s, order), last, order);
+    if (lane == 0) {
+        ws.window[q] = s;
+        ws.window_p[q] = p != 0;
+    }
+}
+
+/*
+ * Warp 0, from what the window warps found: the state before tile id.
+ * Windows 0, 1, ... up to the first that holds a P, each moved along the
+ * windows after it (`window`: B for their tiles); if none of them does,
+ * warp 0 looks further back alone (lookback) from the tile after them.
+ */
+template <typename U, int K, int D>
+__device__ state<U, K, D> state_before(const warp_states<U, K, D> &ws, tile_state st,
+                                       unsigned int id, const binomials<U> &bin, int order)
+{
+    state<U, K, D> before;
+    clear(before);
+    U window[KMAX] = {1}; /* B for the tiles of the newer windows: none yet */
+#pragma unroll
+    for (int q = 0; q < LOOKBACK_WARPS_OF(K); q++) {
+        before = advance(window, ws.window[q], before, order);
+        if (ws.window_p[q])
+            return before;
+        U next[KMAX] = {0}; /* window *= B_WINDOW */
+#pragma unroll
+        for (int j = 0; j < K; j++)
+#pragma unroll
+            for (int e = 0; e <= j; e++)
+                next[j] += bin.c[B_WINDOW][e] * window[j - e];
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            window[j] = next[j];
+    }
+    const long further = (long)id - 32L * LOOKBACK_TILES * LOOKBACK_WARPS_OF(K);
+    return advance(window, lookback<U, K, D>(st, further, bin, ws.rows.tiles, order), before, order);
+}
+
+/*
+ * Every warp of the block, between its two barriers.  Warp 0 first: lane
+ * w < WARPS takes warp w's total and the lanes scan them (at step 1 << b,
+ * a lane's own span is 1 << b slices: B row B_SLICES + b), so the tile's
+ * own result is ready after log2(WARPS) steps instead of a chain of
+ * WARPS, and goes out at once as A.  Then the state before the tile:
+ * with more than one look-back warp, warps 1 .. LOOKBACK_WARPS_OF(K) - 1
+ * poll their windows meanwhile, warp 0 its own, and after a barrier warp
+ * 0 adds them up (state_before); with one, warp 0 looks back alone and
+ * the block does not wait.  Then the tile's inclusive state, published as
+ * P before anything else (successors may be waiting for it), and last the
+ * state where each warp's slice starts, into ws.before, each lane its own
+ * warp's (warp w starts where warps 0..w-1 leave it).
  */
 template <typename U, int K, int D>
 __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned int id,
                             const binomials<U> &bin, int order)
 {
-    const unsigned int lane = threadIdx.x % 32;
-    state<U, K, D> mine;
-    if (lane < WARPS)
-        mine = ws.total[lane];
-    else
-        clear(mine);
+    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (warp == 0) {
+        state<U, K, D> mine;
+        if (lane < WARPS)
+            mine = ws.total[lane];
+        else
+            clear(mine);
 #pragma unroll
-    for (int b = 0; b < SLICE_ROWS; b++) {
-        const unsigned int offset = 1u << b;
-        const state<U, K, D> below = shfl_up(mine, offset, order);
-        if (lane >= offset)
-            mine = advance(bin.c[B_SLICES + b], below, mine, order);
+        for (int b = 0; b < SLICE_ROWS; b++) {
+            const unsigned int offset = 1u << b;
+            const state<U, K, D> below = shfl_up(mine, offset, order);
+            if (lane >= offset)
+                mine = advance(bin.c[B_SLICES + b], below, mine, order);
+        }
+        publish(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
+        __syncwarp();
+        if (lane < WARPS)
+            ws.total[lane] = mine; /* from here on: warps 0..w, scanned */
     }
-    const state<U, K, D> total = shfl_from(mine, WARPS - 1, order);
-    publish(st, id, id == 0 ? STATUS_P : STATUS_A, total, order);
+    if (LOOKBACK_WARPS_OF(K) > 1) {
+        if (id > 0 && warp < LOOKBACK_WARPS_OF(K))
+            window_share(ws, st, id, warp, bin, order);
+        __syncthreads(); /* the window warps' shares are in ws */
+    }
+    if (warp != 0)
+        return;
+    __syncwarp();
     state<U, K, D> before;
-    if (id == 0) {
-        clear(before);
-    } else {
-        before = lookback<U, K, D>(st, id, bin, order);
-        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, total, order), order);
+    clear(before);
+    if (id > 0) {
+        before = LOOKBACK_WARPS_OF(K) > 1 ? state_before(ws, st, id, bin, order)
+                                           : lookback<U, K, D>(st, id, bin, ws.rows.tiles, order);
+        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, ws.total[WARPS - 1], order), order);
     }
-    state<U, K, D> slices_before = shfl_up(mine, 1, order); /* warps 0..w-1 from zero */
-    if (lane == 0)
+    state<U, K, D> slices_before; /* warps 0..w-1 from zero */
+    if (lane >= 1 && lane < WARPS)
+        slices_before = ws.total[lane - 1];
+    else
         clear(slices_before);
-    state<U, K, D> start = shifted_by_lane(bin.lane->slices, before, order);
+    state<U, K, D> start = shifted_by_lane(ws.rows.slices, before, order);
 #pragma unroll
     for (int j = 0; j < K; j++)
 #pragma unroll
@@ -766,7 +935,7 @@ template <typename U, int K, int D>
 __device__ state<U, K, D> run_start(const warp_states<U, K, D> &ws, const binomials<U> &bin,
                                     const state<U, K, D> &lanes_before, int order)
 {
-    state<U, K, D> s = shifted_by_lane(bin.lane->runs, ws.before[threadIdx.x / 32], order);
+    state<U, K, D> s = shifted_by_lane(ws.rows.runs, ws.before[threadIdx.x / 32], order);
 #pragma unroll
     for (int j = 0; j < K; j++)
 #pragma unroll
@@ -837,8 +1006,7 @@ __global__ void __launch_bounds__(TILE_THREADS, MINB_PLAIN)
     /* TODO END 3 */
     const state<unsigned int, 1, 1> lanes_before = warp_scan_states(sm.warps, bin, kept, 1);
     __syncthreads();
-    if (warp == 0)
-        tile_states(sm.warps, st, id, bin, 1);
+    tile_states(sm.warps, st, id, bin, 1);
     __syncthreads();
     const unsigned int warp_start = sm.warps.before[warp].v[0][0]; /* kept before this warp */
     U *buf = sm.slice[warp];
@@ -937,6 +1105,7 @@ __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
     constexpr int order = K;
     tile_smem<U, U, K, D> &sm = block_smem<tile_smem<U, U, K, D>>();
     const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
+    fetch_rows(sm.warps.rows, bin.lane);
     load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
     constexpr int STEP = slice_layout<U, D>::STEP;
     state<U, K, D> mine; /* what this run does: decoded from a zero state */
@@ -948,9 +1117,9 @@ __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
         mine = decode_run(x, mine, order);
     }
     const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
+    rows_landed();
     __syncthreads();
-    if (warp == 0)
-        tile_states(sm.warps, st, id, bin, order);
+    tile_states(sm.warps, st, id, bin, order);
     __syncthreads();
     state<U, K, D> s = run_start(sm.warps, bin, lanes_before, order);
 #pragma unroll

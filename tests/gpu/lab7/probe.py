@@ -19,7 +19,7 @@ HEADER = r'''
 #include <stdio.h>
 #define PROBE_TILES (1u << 20)
 __device__ unsigned long long *probe_t;
-__device__ unsigned long long probe_polls, probe_windows, probe_first_last[33];
+__device__ unsigned long long probe_polls, probe_windows, probe_first_last[33], probe_mixed, probe_unpublished;
 __device__ __forceinline__ unsigned long long probe_now()
 {
     unsigned long long t;
@@ -62,8 +62,13 @@ static void probe_report(void)
     cudaMemcpyFromSymbol(&polls, probe_polls, sizeof polls);
     cudaMemcpyFromSymbol(&windows, probe_windows, sizeof windows);
     cudaMemcpyFromSymbol(hist, probe_first_last, sizeof hist);
+    unsigned long long mixed, unpublished;
+    cudaMemcpyFromSymbol(&mixed, probe_mixed, sizeof mixed);
+    cudaMemcpyFromSymbol(&unpublished, probe_unpublished, sizeof unpublished);
     fprintf(stderr, "probe: last launch, %zu tiles: %.2f polls and %.2f windows per tile\n",
             probe_tiles, (double)polls / probe_tiles, (double)windows / probe_tiles);
+    fprintf(stderr, "probe: descriptors read as X per tile: %.2f with words that disagree, %.2f not yet published\n",
+            (double)mixed / probe_tiles, (double)unpublished / probe_tiles);
     fprintf(stderr, "probe: first window's nearest P at lane (count):");
     for (int i = 0; i < 33; i++)
         if (hist[i])
@@ -92,38 +97,55 @@ static void probe_launch(size_t tiles)
     cudaMemcpyToSymbolAsync(probe_polls, zero, 8, 0, cudaMemcpyHostToDevice, 0);
     cudaMemcpyToSymbolAsync(probe_windows, zero, 8, 0, cudaMemcpyHostToDevice, 0);
     cudaMemcpyToSymbolAsync(probe_first_last, zero, 33 * 8, 0, cudaMemcpyHostToDevice, 0);
+    cudaMemcpyToSymbolAsync(probe_mixed, zero, 8, 0, cudaMemcpyHostToDevice, 0);
+    cudaMemcpyToSymbolAsync(probe_unpublished, zero, 8, 0, cudaMemcpyHostToDevice, 0);
     probe_tiles = tiles;
 }
 '''
 
 EDITS = [  # (anchor, replacement): each anchor must occur exactly once
     ('#include "lab.h"\n', '#include "lab.h"\n' + HEADER),
-    ('''            back_off(&ns);
-        }
-        const unsigned int last = p ? __ffs(p) - 1 : 31;
-''', '''            back_off(&ns);
-            if (lane == 0)
-                atomicAdd(&probe_polls, 1ull);
-        }
-        const unsigned int last = p ? __ffs(p) - 1 : 31;
-        if (lane == 0) {
-            atomicAdd(&probe_windows, 1ull);
-            if (end == (long)id - 1)
-                atomicAdd(&probe_first_last[p ? last : 32], 1ull);
-        }
-'''),
-    ('''    const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
-    __syncthreads();
-    if (warp == 0)
-        tile_states(sm.warps, st, id, bin, order);
-    __syncthreads();
-''', '''    const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
-    __syncthreads();
-    PROBE(id, 1);
-    if (warp == 0) {
-        tile_states(sm.warps, st, id, bin, order);
-        PROBE(id, 2);
+    ('''        back_off(&ns);
     }
+}''', '''        back_off(&ns);
+        if (lane == 0)
+            atomicAdd(&probe_polls, 1ull);
+    }
+}'''),
+    ('''    unsigned int ns = 8;
+    for (;;) {
+        bool x_first;''', '''    unsigned int ns = 8;
+    if (lane == 0)
+        atomicAdd(&probe_windows, 1ull);
+    for (;;) {
+        bool x_first;'''),
+    ('''        if (end == (long)id - 1)
+            last = first_p;''', '''        if (end == (long)id - 1) {
+            last = first_p;
+            if (lane == 0)
+                atomicAdd(&probe_first_last[p ? first_p : 32], 1ull);
+        }'''),
+    ('''    return agree ? status : STATUS_X;
+}''', '''    {   /* why a lane sees X: nothing published yet, or words that disagree */
+        const unsigned int m = __activemask();
+        const unsigned int mixed = __ballot_sync(m, !agree), unpublished = __ballot_sync(m, agree && status == STATUS_X);
+        if ((threadIdx.x % 32) == __ffs(m) - 1) {
+            if (mixed)
+                atomicAdd(&probe_mixed, (unsigned long long)__popc(mixed));
+            if (unpublished)
+                atomicAdd(&probe_unpublished, (unsigned long long)__popc(unpublished));
+        }
+    }
+    return agree ? status : STATUS_X;
+}'''),
+    ('''    __syncthreads();
+    tile_states(sm.warps, st, id, bin, order);
+    __syncthreads();
+''', '''    __syncthreads();
+    PROBE(id, 1);
+    tile_states(sm.warps, st, id, bin, order);
+    if (warp == 0)
+        PROBE(id, 2);
     __syncthreads();
 '''),
     ('''    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
@@ -131,9 +153,9 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
     PROBE(id, 3);
 }'''),
     ('''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
-    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);''', '''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
+''', '''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
     PROBE(id, 0);
-    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);'''),
+'''),
     ('''    decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>(''',
      '''    probe_launch(tiles);
     decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>('''),
