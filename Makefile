@@ -239,6 +239,7 @@ endif
 	@sh tests/bad-submissions.sh
 	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
+	@sh tests/lab7-lookback.sh
 	@sh tests/emu-pace.sh
 	@sh tests/host-memory.sh
 	@python3 tests/keys.py
