@@ -48,8 +48,16 @@
  * docs/device-runs/2026-11-24-h200-lab7-stream/): 8 warps with runs of
  * 256 bytes, 2 or 3 blocks per SM, order 8 0.78 ms against 0.76; tiles of
  * 8192 (8 warps, 4 blocks) 0.81.  What the look-back costs: with it
- * replaced by a zero state (a wrong result, timed) order 8 takes 0.57 ms,
- * as fast as order 1.  Dropped earlier: a wider window per poll (spills),
+ * replaced by a zero state (a wrong result, timed) order 8 takes 0.56 ms,
+ * against 0.68 with it (H200, 2^28 int32, eleventh session: publish,
+ * fetch_rows, lookback and LOOKBACK_WARPS_ORDERS say what took it down
+ * from 0.74).  Measured and dropped then
+ * (docs/device-runs/2026-11-24-h200-lab7-lookback/): the oldest windows
+ * polled first (0.74 against 0.72), the next window's loads sent before
+ * this one is added (0.86, spills), every thread's lanes_before kept in
+ * shared memory across the barriers (0.77), aggregates and prefixes in
+ * separate words, so that no read is ever half written (0.83: twice the
+ * loads, spills).  Dropped earlier: a wider window per poll (spills),
  * descriptors stored word by word across tiles (1.27 ms on the H100 then;
  * 0.84 against 0.76 on the H200 now, spills again), a 16th warp that only
  * looks back (1.11-1.21 ms on the H100) and a block that stays and
