@@ -587,7 +587,7 @@ template <typename U, int K, int D> struct warp_states {
  * (cp.async, 16 bytes a thread, no registers held): it goes out when the
  * tile starts and is waited for before the first barrier, so it arrives
  * while pass 1 runs.  One order reads no rows, so it copies none.  The
- * CPU emulator copies at once.
+ * CPU emulator and GPUs older than sm_80 (no cp.async) copy at once.
  */
 template <typename T> __device__ __forceinline__ auto &row_table(T &rows, int t)
 {
@@ -602,8 +602,8 @@ __device__ __forceinline__ void fetch_rows(lane_rows<U, K> &rows, const lane_row
     for (int i = threadIdx.x; i < 3 * CHUNKS; i += TILE_THREADS) {
         const char *src = (const char *)row_table(*g, i / CHUNKS) + 16 * (i % CHUNKS);
         char *dst = (char *)row_table(rows, i / CHUNKS) + 16 * (i % CHUNKS);
-#if defined(__CUEMU__)
-        memcpy(dst, src, 16);
+#if defined(__CUEMU__) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800)
+        *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(src);
 #else
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
                          (unsigned int)__cvta_generic_to_shared(dst)),
@@ -615,7 +615,7 @@ __device__ __forceinline__ void fetch_rows(lane_rows<U, K> &rows, const lane_row
 /* This thread's part of fetch_rows has landed (a barrier must follow). */
 __device__ __forceinline__ void rows_landed()
 {
-#if !defined(__CUEMU__)
+#if !defined(__CUEMU__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
 }
