@@ -495,6 +495,22 @@ __device__ bool lane_tiles(tile_state st, long nearest, const binomials<U> &bin,
     return p;
 }
 
+/* B for the tiles between a window and the tile, one window further
+ * back: window *= B_WINDOW, as polynomials (orders 0..K-1). */
+template <int K, typename U>
+__device__ __forceinline__ void further_back(U (&window)[KMAX], const binomials<U> &bin)
+{
+    U next[KMAX] = {0};
+#pragma unroll
+    for (int j = 0; j < K; j++)
+#pragma unroll
+        for (int e = 0; e <= j; e++)
+            next[j] += bin.c[B_WINDOW][e] * window[j - e];
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        window[j] = next[j];
+}
+
 /*
  * Poll one window of the look-back, the 32 x LOOKBACK_TILES tiles from
  * `end` back: lane k's share (lane_tiles) into s, polled again while an X
@@ -550,16 +566,7 @@ __device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &b
         mine = advance(window, s, mine, order);
         if (p)
             break;
-        /* the next window is further back by this one's tiles: window *= B_WINDOW */
-        U next[KMAX] = {0};
-#pragma unroll
-        for (int j = 0; j < K; j++)
-#pragma unroll
-            for (int e = 0; e <= j; e++)
-                next[j] += bin.c[B_WINDOW][e] * window[j - e];
-#pragma unroll
-        for (int j = 0; j < K; j++)
-            window[j] = next[j];
+        further_back<K>(window, bin); /* the next window lies behind this one's tiles */
     }
     mine = shifted_by_lane(tile_rows, mine, order);
     return window_sum(mine, last, order);
@@ -853,15 +860,7 @@ __device__ state<U, K, D> state_before(const warp_states<U, K, D> &ws, tile_stat
         before = advance(window, ws.window[q], before, order);
         if (ws.window_p[q])
             return before;
-        U next[KMAX] = {0}; /* window *= B_WINDOW */
-#pragma unroll
-        for (int j = 0; j < K; j++)
-#pragma unroll
-            for (int e = 0; e <= j; e++)
-                next[j] += bin.c[B_WINDOW][e] * window[j - e];
-#pragma unroll
-        for (int j = 0; j < K; j++)
-            window[j] = next[j];
+        further_back<K>(window, bin);
     }
     const long further = (long)id - 32L * LOOKBACK_TILES * LOOKBACK_WARPS_OF(K);
     return advance(window, lookback<U, K, D>(st, further, bin, ws.rows.tiles, order), before, order);
