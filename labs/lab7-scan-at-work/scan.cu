@@ -545,7 +545,8 @@ __device__ unsigned int poll_window(tile_state st, long end, const binomials<U> 
  * window's end (lane k's row of lane_rows) and summed over the lanes.
  * Moving and summing are linear, so this is the sum window by window,
  * with one warp reduction instead of one per window.  Returns the state
- * before tile id, in every lane.
+ * before tile id, in every lane (state_before also asks it for the tile
+ * just behind the window warps' windows).
  */
 template <typename U, int K, int D>
 __device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &bin,
@@ -910,7 +911,7 @@ __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned in
     }
     if (warp != 0)
         return;
-    __syncwarp();
+    __syncwarp(); /* each lane reads other lanes' ws.total below */
     state<U, K, D> before;
     clear(before);
     if (id > 0) {
