@@ -6,8 +6,10 @@ usage: probe.py solutions/lab7-scan-at-work/scan.cu OUT.cu
 Why: ncu says the order-8 decode kernel's warps spend most of their
 stalls at a barrier, but not which phase of a tile's life is long.  The
 probed copy stamps %globaltimer per tile (start, both barriers, the end of
-warp 0's tile_states, the end) and counts look-back polls and windows;
-at exit it prints the phases' medians and 90th percentiles for the last
+warp 0's tile_states, the end) and counts look-back polls and windows,
+where the first window's nearest P lay, and why a lane read X (words that
+disagree: a publication in flight; or nothing published yet); at exit it
+prints them and the phases' medians and 90th percentiles for the last
 launch.  The reference itself stays free of probes: this script inserts
 them at named anchors and stops if one is missing (the code moved on).
 """
