@@ -35,7 +35,7 @@ runs() {
         for args in "--order 8" "--order 3 --tuple 2" "--order 8 -t int64" "--tuple 8" "--order 1" \
                     "--variant compact"; do
             CUEMU_THREADS=64 CUEMU_SCHEDULE=$sched CUEMU_TIMEOUT=60 "$1/lab" --variant decode $args \
-                -n 1000003 -r 0 -q --timeout 120 >"$1/run.log" 2>&1 ||
+                -n 2000003 -r 0 -q --timeout 120 >"$1/run.log" 2>&1 ||
                 { echo "$args under CUEMU_SCHEDULE=$sched: exit $?"; return 1; }
         done
     done

@@ -7,6 +7,11 @@
 # before the next: the only way to see a barrier missing between a store
 # and a load that each warp reaches in step, after the same shuffles).
 # Emulator only (a GPU may get lucky); SKIPPED elsewhere.
+# Some barriers guard code that the default build and sizes never reach on
+# the emulator's few workers: lab 7's look-back warps share what they found
+# past the first window, and the nearest P lies in it unless tiles are
+# small and many run at once.  For such a lab, DEEP below gives a second
+# try: extra build flags, the run and its number of workers.
 # Usage: missing-barrier.sh [LAB-DIR-NAME ...]   (default: every lab)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +21,8 @@ need_emu missing-barrier
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 make -s --no-print-directory emu-runtime build/emu/common/harness.o >/dev/null 2>&1
+# LAB|FLAGS|RUN ARGUMENTS|CUEMU_THREADS
+DEEP="lab7-scan-at-work|-DTILE_THREADS=64|--variant decode --order 8 -n 4000003|64"
 fail=0
 sols=""
 for lab in "$@"; do
@@ -44,6 +51,20 @@ for sol in $sols; do
                 [ $rc -ne 0 ] && { caught="$v under $s (exit $rc)"; break 2; }
             done
         done
+        deep=$(echo "$DEEP" | grep "^$lab|")
+        if [ -z "$caught" ] && [ -n "$deep" ]; then
+            flags=$(echo "$deep" | cut -d'|' -f2); args=$(echo "$deep" | cut -d'|' -f3)
+            workers=$(echo "$deep" | cut -d'|' -f4)
+            if make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/deep" \
+                   CUFLAGS="-O2 -g -std=c++17 -I common $flags" >"$dir/build-deep.log" 2>&1; then
+                for s in inorder reverse random:3 warps warps-reverse; do
+                    CUEMU_THREADS=$workers CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=30 "$dir/deep" $args -r 0 -q \
+                        --timeout 60 >"$dir/run.log" 2>&1
+                    rc=$?
+                    [ $rc -ne 0 ] && { caught="$args ($flags, $workers workers) under $s (exit $rc)"; break; }
+                done
+            fi
+        fi
         if [ -n "$caught" ]; then
             echo "ok   $lab line $line: caught: $caught"
         else
