@@ -4,8 +4,8 @@
 # emulator's few workers, a tile's nearest inclusive prefix always lies in
 # the first window of 32 tiles, so tests/labs.sh never reaches the code
 # that adds older windows (state_before, lookback's loop): on a GPU most
-# tiles do.  Here the reference is built with tiles of 2 warps (-D
-# TILE_THREADS=64) and run on 64 workers, so that tiles wait on
+# tiles do.  Here the reference is built with tiles of 2 warps and run on
+# 64 workers (LAB7_DEEP_* in tests/lib.sh), so that tiles wait on
 # predecessors more than a window back; once with two look-back warps at
 # orders above 1 (the default) and once with one (every older window then
 # goes through lookback's loop).  Every run must pass its self-check, and
@@ -20,11 +20,10 @@ need_emu lab7-lookback
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 sol=solutions/lab7-scan-at-work
-flags="-O2 -g -std=c++17 -I common -DTILE_THREADS=64"
 
-# build DIR EXTRA-FLAGS: the lab 7 sources in DIR into DIR/lab, small tiles
+# build DIR EXTRA-DEFINES: the lab 7 sources in DIR into DIR/lab, small tiles
 build() {
-    make -s --no-print-directory bin SRC_DIR="$1" BIN="$1/lab" CUFLAGS="$flags $2" \
+    make -s --no-print-directory bin SRC_DIR="$1" BIN="$1/lab" LAB_DEFINES="$LAB7_DEEP_DEFINES $2" \
         >"$1/build.log" 2>&1 || { echo "FAIL lab7-lookback: $1 does not build"; tail -5 "$1/build.log"; return 1; }
 }
 
@@ -34,7 +33,7 @@ runs() {
     for sched in random:1 reverse; do
         for args in "--order 8" "--order 3 --tuple 2" "--order 8 -t int64" "--tuple 8" "--order 1" \
                     "--variant compact"; do
-            CUEMU_THREADS=64 CUEMU_SCHEDULE=$sched CUEMU_TIMEOUT=60 "$1/lab" --variant decode $args \
+            CUEMU_THREADS=$LAB7_DEEP_WORKERS CUEMU_SCHEDULE=$sched CUEMU_TIMEOUT=60 "$1/lab" --variant decode $args \
                 -n 2000003 -r 0 -q --timeout 120 >"$1/run.log" 2>&1 ||
                 { echo "$args under CUEMU_SCHEDULE=$sched: exit $?"; return 1; }
         done

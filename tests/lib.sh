@@ -5,6 +5,12 @@
 # emulator; elsewhere say "NAME: SKIPPED" and end the script with 0.  A
 # check that cannot run says so and never counts as passed: make test's
 # last line points at every SKIPPED above it.
+# Lab 7 built and run so that its look-back reaches past its first window
+# on the emulator (tests/lab7-lookback.sh, tests/missing-barrier.sh): with
+# the reference's tiles and a few workers the nearest P always lies in it.
+LAB7_DEEP_DEFINES="-DTILE_THREADS=64" # tiles of 2 warps
+LAB7_DEEP_WORKERS=64                  # CUEMU_THREADS: many tiles at once
+
 need_emu() {
     if [ "$(make -s --no-print-directory print-backend 2>/dev/null)" != emu ] ||
        ! make -s --no-print-directory backend-check >/dev/null 2>&1; then

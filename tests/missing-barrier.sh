@@ -21,8 +21,8 @@ need_emu missing-barrier
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 make -s --no-print-directory emu-runtime build/emu/common/harness.o >/dev/null 2>&1
-# LAB|FLAGS|RUN ARGUMENTS|CUEMU_THREADS
-DEEP="lab7-scan-at-work|-DTILE_THREADS=64|--variant decode --order 8 -n 4000003|64"
+# LAB|DEFINES|RUN ARGUMENTS|CUEMU_THREADS
+DEEP="lab7-scan-at-work|$LAB7_DEEP_DEFINES|--variant decode --order 8 -n 4000003|$LAB7_DEEP_WORKERS"
 fail=0
 sols=""
 for lab in "$@"; do
@@ -56,7 +56,7 @@ for sol in $sols; do
             flags=$(echo "$deep" | cut -d'|' -f2); args=$(echo "$deep" | cut -d'|' -f3)
             workers=$(echo "$deep" | cut -d'|' -f4)
             if make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/deep" \
-                   CUFLAGS="-O2 -g -std=c++17 -I common $flags" >"$dir/build-deep.log" 2>&1; then
+                   LAB_DEFINES="$flags" >"$dir/build-deep.log" 2>&1; then
                 for s in inorder reverse random:3 warps warps-reverse; do
                     CUEMU_THREADS=$workers CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=30 "$dir/deep" $args -r 0 -q \
                         --timeout 60 >"$dir/run.log" 2>&1
