@@ -35,7 +35,8 @@
  * Tuning shape (the algorithm does not depend on it; everything below is
  * derived from these two).  A thread owns a run of RUN_BYTES of
  * consecutive elements: 32 int32 or 16 int64, cut down to a whole number
- * of d-records.  It does not hold the run in registers: the run stays in
+ * of d-records (RUN_BYTES_SOLO, below, for the kernels of one block per
+ * SM).  It does not hold the run in registers: the run stays in
  * shared memory and goes through the thread's state a step (STEP_BYTES,
  * below) at a time, so registers hold a state and one step, whatever the
  * run's length.  16 warps, so an int32 tile of plain sums is 16384
@@ -105,13 +106,35 @@
 #define FULL_MASK 0xffffffffu
 #define KMAX KIT_MAX_ORDER /* orders a state holds at most */
 
-/* The shape of one (element type, tuple size) pair. */
-template <typename U, int D> struct shape {
-    static constexpr int R = (RUN_BYTES / (int)sizeof(U)) / D * D; /* a thread's run */
-    static constexpr int L = R / D;                                 /* per component */
-    static constexpr int SLICE = 32 * R;                            /* a warp's elements */
-    static constexpr int TILE = WARPS * SLICE;                      /* a block's elements */
+/* The shape of one (element type, tuple size, run bytes) triple. */
+template <typename U, int D, int RUN = RUN_BYTES> struct shape {
+    static constexpr int R = (RUN / (int)sizeof(U)) / D * D; /* a thread's run */
+    static constexpr int L = R / D;                          /* per component */
+    static constexpr int SLICE = 32 * R;                     /* a warp's elements */
+    static constexpr int TILE = WARPS * SLICE;               /* a block's elements */
 };
+
+/* Run bytes of a decode kernel that fits one block per SM (int64 orders
+ * and records, whose states take the registers of two).  Its one tile's
+ * loads are all the bytes its SM has in flight, so longer runs pay: H200,
+ * 2^27 int64, runs of 128 / 192 / 256 bytes: order 8 1.58 / 1.23 / 1.03
+ * ms, order 4 0.95 / 0.79 / 0.73, 8-tuples 0.99 / 0.79 / 0.72.  Only
+ * where the longer run is still whole 128-byte groups of 16-byte chunks
+ * (slice_layout's swizzle); 3-tuples, whose runs are not, went 0.72 ->
+ * 0.78.  Kernels of two blocks per SM keep RUN_BYTES: at 256 bytes their
+ * tiles no longer fit twice in shared memory (int64 order 1 0.57 -> 0.67,
+ * the compaction 0.46 -> 0.61), and at 192 they were slower too (int64
+ * order 1 0.65; int32 order 1 0.56 -> 0.64, order 8 0.68 -> 0.75, 2^28).
+ * docs/perf-notes.md, twelfth session. */
+#ifndef RUN_BYTES_SOLO
+#define RUN_BYTES_SOLO 256
+#endif
+template <typename U, int K, int D> __host__ __device__ constexpr int decode_run_bytes()
+{
+    return DECODE_MINB(U, K, D) == 1 && shape<U, D, RUN_BYTES_SOLO>::R * (int)sizeof(U) % 128 == 0
+               ? RUN_BYTES_SOLO
+               : RUN_BYTES;
+}
 
 /* Shared-memory index of slice element j: one word of padding every 32,
  * so 32 lanes reading their runs (lane l at l * R + i) hit 32 banks. */
@@ -636,8 +659,8 @@ __device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binom
 /* Shared memory of one block: each warp's slice of elements E on its way
  * in and out, and the warps' states (of type U: E itself when decoding,
  * counts when compacting). */
-template <typename E, typename U, int K, int D> struct tile_smem {
-    E slice[WARPS][PADDED((shape<E, D>::SLICE))];
+template <typename E, typename U, int K, int D, int RUN = RUN_BYTES> struct tile_smem {
+    E slice[WARPS][PADDED((shape<E, D, RUN>::SLICE))];
     warp_states<U, K, D> warps;
     unsigned int id; /* this block's tile */
 };
@@ -684,10 +707,10 @@ template <> struct vec16<unsigned long long> { typedef ulonglong2 type; };
  * (one run, one lane); one access moves 16 bytes and nothing is padding.
  * Otherwise one word of padding every 32 (pad()), one element at a time.
  */
-template <typename U, int D> struct slice_layout {
+template <typename U, int D, int RUN = RUN_BYTES> struct slice_layout {
     typedef typename vec16<U>::type V;
     static constexpr int PER = 16 / (int)sizeof(U);    /* elements per chunk */
-    static constexpr int R = shape<U, D>::R;
+    static constexpr int R = shape<U, D, RUN>::R;
     static constexpr int RC = R / PER;                  /* chunks per run */
     static constexpr bool VEC = R % PER == 0 && RC % 8 == 0;
     /* elements per decoding step: whole chunks and whole records (one
@@ -709,11 +732,11 @@ template <typename U, int D> struct slice_layout {
  * buffer, coalesced (16-byte vectors where the whole slice exists and is
  * aligned); 0 past the end of the data.
  */
-template <typename U, int D>
+template <typename U, int D, int RUN = RUN_BYTES>
 __device__ void load_slice(U *buf, const U *in, size_t n, unsigned int id, bool aligned)
 {
-    typedef shape<U, D> S;
-    typedef slice_layout<U, D> L;
+    typedef shape<U, D, RUN> S;
+    typedef slice_layout<U, D, RUN> L;
     typedef typename L::V V;
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const size_t first = (size_t)id * S::TILE + (size_t)warp * S::SLICE;
@@ -741,11 +764,11 @@ __device__ void load_slice(U *buf, const U *in, size_t n, unsigned int id, bool 
 }
 
 /* The reverse, for the elements that exist. */
-template <typename U, int D>
+template <typename U, int D, int RUN = RUN_BYTES>
 __device__ void store_slice(const U *buf, U *out, size_t n, unsigned int id, bool aligned)
 {
-    typedef shape<U, D> S;
-    typedef slice_layout<U, D> L;
+    typedef shape<U, D, RUN> S;
+    typedef slice_layout<U, D, RUN> L;
     typedef typename L::V V;
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const size_t first = (size_t)id * S::TILE + (size_t)warp * S::SLICE;
@@ -776,10 +799,10 @@ __device__ void store_slice(const U *buf, U *out, size_t n, unsigned int id, boo
 
 /* Elements i0 .. i0 + N - 1 of this lane's run from / into the warp's
  * shared buffer (i0 and N whole chunks in the 16-byte layout). */
-template <typename U, int D, int N>
+template <typename U, int D, int RUN = RUN_BYTES, int N>
 __device__ __forceinline__ void read_elems(const U *buf, int i0, U (&x)[N])
 {
-    typedef slice_layout<U, D> L;
+    typedef slice_layout<U, D, RUN> L;
     const unsigned int base = (threadIdx.x % 32) * L::R + i0;
     if (L::VEC) {
 #pragma unroll
@@ -793,10 +816,10 @@ __device__ __forceinline__ void read_elems(const U *buf, int i0, U (&x)[N])
             x[i] = buf[pad(base + i)];
     }
 }
-template <typename U, int D, int N>
+template <typename U, int D, int RUN = RUN_BYTES, int N>
 __device__ __forceinline__ void write_elems(U *buf, int i0, const U (&x)[N])
 {
-    typedef slice_layout<U, D> L;
+    typedef slice_layout<U, D, RUN> L;
     const unsigned int base = (threadIdx.x % 32) * L::R + i0;
     if (L::VEC) {
 #pragma unroll
@@ -1105,23 +1128,24 @@ template <typename U, int K, int D>
 __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
     decode_kernel(const U *in, U *out, size_t n, tile_state st, binomials<U> bin, int aligned)
 {
-    typedef shape<U, D> S;
     /* The order is the kernel's K, known to the compiler, so no loop over
      * orders tests it and no state is bigger than it (one kernel of KMAX
      * orders with the order as an argument: H200 order 8 1.30 ms against
      * 0.77 for this kernel, 2^28 int32). */
-    constexpr int order = K;
-    tile_smem<U, U, K, D> &sm = block_smem<tile_smem<U, U, K, D>>();
+    constexpr int order = K, RUN = decode_run_bytes<U, K, D>();
+    typedef shape<U, D, RUN> S;
+    typedef tile_smem<U, U, K, D, RUN> smem_t;
+    smem_t &sm = block_smem<smem_t>();
     const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
     fetch_rows(sm.warps.rows, bin.lane);
-    load_slice<U, D>(sm.slice[warp], in, n, id, aligned);
-    constexpr int STEP = slice_layout<U, D>::STEP;
+    load_slice<U, D, RUN>(sm.slice[warp], in, n, id, aligned);
+    constexpr int STEP = slice_layout<U, D, RUN>::STEP;
     state<U, K, D> mine; /* what this run does: decoded from a zero state */
     clear(mine);
 #pragma unroll
     for (int i = 0; i < S::R; i += STEP) {
         U x[STEP];
-        read_elems<U, D>(sm.slice[warp], i, x);
+        read_elems<U, D, RUN>(sm.slice[warp], i, x);
         mine = decode_run(x, mine, order);
     }
     const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
@@ -1133,11 +1157,11 @@ __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
 #pragma unroll
     for (int i = 0; i < S::R; i += STEP) {
         U x[STEP];
-        read_elems<U, D>(sm.slice[warp], i, x);
+        read_elems<U, D, RUN>(sm.slice[warp], i, x);
         s = decode_run(x, s, order);
-        write_elems<U, D>(sm.slice[warp], i, x);
+        write_elems<U, D, RUN>(sm.slice[warp], i, x);
     }
-    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
+    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
 }
 
 /* ---- host side -------------------------------------------------------------------- */
@@ -1157,14 +1181,14 @@ template <typename U> static void multiply_into(const U *a, const U *b, U *out)
         out[j] = s;
     }
 }
-template <typename U, int D> static binomials<U> make_binomials()
+template <typename U, int D, int RUN> static binomials<U> make_binomials()
 {
     binomials<U> b;
     b.lane = NULL;
     for (int e = 0; e < KMAX; e++) { /* C(L - 1 + e, e) by the multiplicative formula */
         unsigned long long c = 1;
         for (int i = 1; i <= e; i++)
-            c = c * (unsigned long long)(shape<U, D>::L - 1 + i) / (unsigned long long)i;
+            c = c * (unsigned long long)(shape<U, D, RUN>::L - 1 + i) / (unsigned long long)i;
         b.c[B_LANES][e] = (U)c;
     }
     for (int r = B_LANES + 1; r <= B_SLICES; r++) /* 2, 4, 8, 16, 32 runs (1 slice) */
@@ -1195,13 +1219,14 @@ template <typename U> static lane_rows<U> make_lane_rows(const binomials<U> &b)
     return r;
 }
 
-/* The binomials a kernel of element type U and tuple size D is given: the
- * rows by value, the lane rows in device memory, uploaded on first use and
- * kept (one table per instantiation; they never change). */
-template <typename U, int D> static cudaError_t kernel_binomials(binomials<U> *out)
+/* The binomials a kernel of element type U, tuple size D and runs of RUN
+ * bytes is given: the rows by value, the lane rows in device memory,
+ * uploaded on first use and kept (one table per instantiation; they never
+ * change). */
+template <typename U, int D, int RUN> static cudaError_t kernel_binomials(binomials<U> *out)
 {
     static lane_rows<U> *device_rows;
-    binomials<U> b = make_binomials<U, D>();
+    binomials<U> b = make_binomials<U, D, RUN>();
     if (!device_rows) {
         const lane_rows<U> rows = make_lane_rows(b);
         CUDA_TRY(cudaMalloc((void **)&device_rows, sizeof rows));
@@ -1271,13 +1296,14 @@ template <typename F> static cudaError_t allow_smem(F *kernel, size_t bytes)
 template <typename U, int K, int D>
 static cudaError_t launch_decode(const U *in, U *out, size_t n)
 {
-    const size_t tiles = (n + shape<U, D>::TILE - 1) / shape<U, D>::TILE;
+    constexpr int RUN = decode_run_bytes<U, K, D>();
+    const size_t tiles = (n + shape<U, D, RUN>::TILE - 1) / shape<U, D, RUN>::TILE;
     const unsigned int words = (unsigned int)(K * D * (int)(sizeof(U) / 4));
-    const size_t smem = sizeof(tile_smem<U, U, K, D>);
+    const size_t smem = sizeof(tile_smem<U, U, K, D, RUN>);
     tile_state st;
     binomials<U> bin;
     CUDA_TRY(fresh_state(tiles, words, &st));
-    CUDA_TRY(kernel_binomials<U, D>(&bin));
+    CUDA_TRY(kernel_binomials<U, D, RUN>(&bin));
     CUDA_TRY(allow_smem(decode_kernel<U, K, D>, smem));
     decode_kernel<U, K, D><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
         in, out, n, st, bin, aligned16(in, out));
@@ -1313,7 +1339,7 @@ template <typename U> static int run_compact(const lab_problem *p)
     tile_state st;
     binomials<unsigned int> bin;
     CUDA_TRY(fresh_state(tiles, 1, &st));
-    CUDA_TRY(kernel_binomials<unsigned int, 1>(&bin));
+    CUDA_TRY(kernel_binomials<unsigned int, 1, RUN_BYTES>(&bin));
     CUDA_TRY(allow_smem(compact_kernel<U>, smem));
     compact_kernel<U><<<(unsigned int)tiles, TILE_THREADS, smem>>>(
         (const U *)p->in, (U *)p->out, (U *)p->count, p->n, p->pred, st, bin,

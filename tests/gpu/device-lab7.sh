@@ -8,7 +8,8 @@
 #   element-wise sum, for d = 1, 2, 4, 8),
 #   compaction x > 0 and x % 4 == 0 (CUB: DeviceSelect::If), fused and 3-step,
 # then int64 at 2^27 (the same bytes), 100 repeated launches compared bit
-# for bit, compute-sanitizer's three tools on each variant, and a table of
+# for bit, compute-sanitizer's three tools on each variant (and on the int64
+# kernels of longer runs), and a table of
 # the issue's goals computed from the JSON results.  PART=grade grades the
 # reference and the skeleton with ./grade lab7 (the speed lines) instead;
 # the default runs both (each half fits one 10-minute device call).
@@ -92,13 +93,15 @@ PY
 echo "== 100 repeated launches (bit for bit)"
 "$B" --variant decode -n 2^24+77 --order 8 -r 0 --verify 100 2>&1 | line
 "$B" --variant decode -n 2^24+77 --tuple 7 -t int64 -r 0 --verify 100 2>&1 | line
+"$B" --variant decode -n 2^24+77 --order 8 -t int64 -r 0 --verify 100 2>&1 | line
 "$B" --variant compact -n 2^24+77 -d wide -r 0 --verify 100 2>&1 | line
 "$B" --variant compact-3step -n 2^24+77 -r 0 --verify 100 2>&1 | line
 } | tee "$OUT/verify.txt"
 {
 echo "== compute-sanitizer (n = 2^19 + 3)"
 for tool in memcheck racecheck synccheck; do
-    for v in "decode --order 3 --tuple 5" "decode --order 8" "compact" "compact-3step"; do
+    for v in "decode --order 3 --tuple 5" "decode --order 8" "decode -t int64 --order 8" \
+             "decode -t int64 --tuple 8" "compact" "compact-3step"; do
         printf '%-10s %-28s ' $tool "$v"
         compute-sanitizer --tool $tool --error-exitcode 9 "$B" --variant $v -n 2^19+3 -r 0 -q >"$OUT/san.log" 2>&1
         rc=$?; echo "exit $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | tr '\n' ' ')"
