@@ -150,8 +150,8 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
         PROBE(id, 2);
     __syncthreads();
 '''),
-    ('''    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
-}''', '''    store_slice<U, D>(sm.slice[warp], out, n, id, aligned);
+    ('''    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
+}''', '''    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
     PROBE(id, 3);
 }'''),
     ('''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
