@@ -10,6 +10,8 @@
 #   NCU="tag ...": ncu's issue, pipe, stall and DRAM metrics of those builds'
 #                  order-8 and order-1 kernels (2^26)
 #   EXTRA="decode_-t_int64_--order_8 ...": more cases, _ for spaces
+#   NOTIME="tag ...": builds made but not timed here (probed copies, run by
+#                  the caller from /tmp/device-lab7-builds-bin)
 set -u
 OUT=${OUT:-/tmp/device-lab7-builds}; mkdir -p "$OUT"; BIN=/tmp/device-lab7-builds-bin; mkdir -p $BIN
 cd "$(dirname "$0")/../.."
@@ -30,6 +32,7 @@ for t in ${NCU:-}; do for v in "--order 8" "--order 1"; do echo "== ncu $t $v (2
   ncu --metrics $M -k regex:decode_kernel --launch-count 1 $BIN/lab7-$t --variant decode $v -n 2^26 -r 0 2>&1 | grep -E "^\s+(gpu|sm|smsp|l1tex|dram)__" | sed 's/  */ /g'
 done; done
 for s in "${bs[@]}"; do set -- $s; b=$BIN/lab7-$1; [ -x $b ] || continue
+  case " ${NOTIME:-} " in *" $1 "*) continue ;; esac
   for v in "decode" "decode --order 8" "decode --tuple 8" ${EXTRA:-}; do
     v=${v//_/ }
     r=$($b --variant $v -n 2^28 -r 30 -w 5 --no-raw 2>&1 | tr '\n' ' ' | sed -e 's/  */ /g' -e 's/on NVIDIA [^C]*//' | cut -c1-400)

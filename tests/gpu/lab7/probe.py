@@ -5,10 +5,12 @@ usage: probe.py solutions/lab7-scan-at-work/scan.cu OUT.cu
 
 Why: ncu says the order-8 decode kernel's warps spend most of their
 stalls at a barrier, but not which phase of a tile's life is long.  The
-probed copy stamps %globaltimer per tile (start, both barriers, the end of
-warp 0's tile_states, the end) and counts look-back polls and windows,
-where the first window's nearest P lay, and why a lane read X (words that
-disagree: a publication in flight; or nothing published yet); at exit it
+probed copy stamps %globaltimer per tile (start, both barriers, A out, the
+look-back done, P out, the end of warp 0's tile_states, the end), reports
+how late the last A of the 32 tiles before each tile came, and counts
+look-back polls and windows, where the first window's nearest P lay, and
+why a lane read X (words that disagree: a publication in flight; or
+nothing published yet); at exit it
 prints them and the phases' medians and 90th percentiles for the last
 launch.  The reference itself stays free of probes: this script inserts
 them at named anchors and stops if one is missing (the code moved on).
@@ -20,6 +22,7 @@ HEADER = r'''
 #include <stdlib.h>
 #include <stdio.h>
 #define PROBE_TILES (1u << 20)
+#define SLOTS 8 /* per tile: start, barrier 1, tile_states done, end, A out, look-back done, P out */
 __device__ unsigned long long *probe_t;
 __device__ unsigned long long probe_polls, probe_windows, probe_first_last[33], probe_mixed, probe_unpublished;
 __device__ __forceinline__ unsigned long long probe_now()
@@ -31,7 +34,7 @@ __device__ __forceinline__ unsigned long long probe_now()
 #define PROBE(id, k)                                                     \
     do {                                                                 \
         if (threadIdx.x == 0 && (id) < PROBE_TILES)                      \
-            probe_t[(size_t)(id) * 4 + (k)] = probe_now();               \
+            probe_t[(size_t)(id) * SLOTS + (k)] = probe_now();               \
     } while (0)
 '''
 
@@ -44,15 +47,36 @@ static int probe_cmp(const void *a, const void *b)
     unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
     return x < y ? -1 : x > y;
 }
+static void probe_sorted(const char *name, unsigned long long *d, size_t n)
+{
+    qsort(d, n, sizeof *d, probe_cmp);
+    fprintf(stderr, "probe: %-34s median %8.2f us  p10 %8.2f  p90 %8.2f  max %8.2f\n", name,
+            d[n / 2] / 1e3, d[n / 10] / 1e3, d[n * 9 / 10] / 1e3, d[n - 1] / 1e3);
+}
+/* Why a look-back waits: the latest A among the 32 tiles before a tile,
+ * after its own A went out (0 when all were out before it). */
+static void probe_stragglers(void)
+{
+    size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
+    if (n < 64)
+        return;
+    unsigned long long *d = (unsigned long long *)malloc(n * sizeof *d);
+    for (size_t i = 32; i < n; i++) {
+        unsigned long long latest = 0, mine = probe_host[i * SLOTS + 4];
+        for (size_t j = i - 32; j < i; j++)
+            latest = probe_host[j * SLOTS + 4] > latest ? probe_host[j * SLOTS + 4] : latest;
+        d[i - 32] = latest > mine ? latest - mine : 0;
+    }
+    probe_sorted("A out -> last of 32 before's A out", d, n - 32);
+    free(d);
+}
 static void probe_phase(const char *name, int from, int to)
 {
     size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
     unsigned long long *d = (unsigned long long *)malloc(n * sizeof *d);
-    for (size_t i = 0; i < n; i++)
-        d[i] = probe_host[i * 4 + to] - probe_host[i * 4 + from];
-    qsort(d, n, sizeof *d, probe_cmp);
-    fprintf(stderr, "probe: %-34s median %8.2f us  p10 %8.2f  p90 %8.2f  max %8.2f\n", name,
-            d[n / 2] / 1e3, d[n / 10] / 1e3, d[n * 9 / 10] / 1e3, d[n - 1] / 1e3);
+    for (size_t i = 1; i < n; i++) /* tile 0 has no look-back */
+        d[i - 1] = probe_host[i * SLOTS + to] - probe_host[i * SLOTS + from];
+    probe_sorted(name, d, n - 1);
     free(d);
 }
 static void probe_report(void)
@@ -78,20 +102,24 @@ static void probe_report(void)
     fprintf(stderr, "\n");
     probe_phase("take tile -> barrier 1 (pass 1)", 0, 1);
     probe_phase("barrier 1 -> tile_states done", 1, 2);
+    probe_phase("  barrier 1 -> A out", 1, 4);
+    probe_phase("  A out -> look-back done", 4, 5);
+    probe_phase("  look-back done -> P out", 5, 6);
+    probe_stragglers();
     probe_phase("tile_states done -> end (pass 2)", 2, 3);
     probe_phase("whole tile", 0, 3);
     unsigned long long first = probe_host[0], last = 0;
     size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
     for (size_t i = 0; i < n; i++) {
-        first = probe_host[i * 4] < first ? probe_host[i * 4] : first;
-        last = probe_host[i * 4 + 3] > last ? probe_host[i * 4 + 3] : last;
+        first = probe_host[i * SLOTS] < first ? probe_host[i * SLOTS] : first;
+        last = probe_host[i * SLOTS + 3] > last ? probe_host[i * SLOTS + 3] : last;
     }
     fprintf(stderr, "probe: launch span %.2f us (first start to last end)\n", (last - first) / 1e3);
 }
 static void probe_launch(size_t tiles)
 {
     if (!probe_host) {
-        cudaMallocManaged((void **)&probe_host, PROBE_TILES * 4 * sizeof(unsigned long long));
+        cudaMallocManaged((void **)&probe_host, PROBE_TILES * SLOTS * sizeof(unsigned long long));
         cudaMemcpyToSymbol(probe_t, &probe_host, sizeof probe_host);
         atexit(probe_report);
     }
@@ -149,6 +177,27 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
     if (warp == 0)
         PROBE(id, 2);
     __syncthreads();
+'''),
+    ('''        publish(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
+''', '''        publish(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
+        PROBE(id, 4);
+'''),
+    ('''            scan_totals_by_component(ws, st, id);
+''', '''        {
+            scan_totals_by_component(ws, st, id);
+            PROBE(id, 4);
+        }
+'''),
+    ('''            total_by_rows(ws, st, id, order);
+''', '''            total_by_rows(ws, st, id, order);
+            PROBE(id, 4);
+'''),
+    ('''                                           : lookback<U, K, D>(st, id, bin, ws.rows.tiles, order);
+        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
+''', '''                                           : lookback<U, K, D>(st, id, bin, ws.rows.tiles, order);
+        PROBE(id, 5);
+        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
+        PROBE(id, 6);
 '''),
     ('''    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
 }''', '''    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
