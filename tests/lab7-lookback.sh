@@ -8,7 +8,9 @@
 # 64 workers (LAB7_DEEP_* in tests/lib.sh), so that tiles wait on
 # predecessors more than a window back; once with two look-back warps at
 # orders above 1 (the default) and once with one (every older window then
-# goes through lookback's loop).  Every run must pass its self-check, and
+# goes through lookback's loop), and once with tiles of 4 warps (warp 2 is
+# then left over after the two look-back warps, so it scans the warps'
+# totals while warp 0 publishes A: SCANNER_WARP).  Every run must pass its self-check, and
 # a copy whose older windows are moved by the wrong span (B_TILES for
 # B_WINDOW) must fail in some run: that proves the older windows were
 # reached.  Exit status 1 on any failure.
@@ -21,9 +23,10 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 sol=solutions/lab7-scan-at-work
 
-# build DIR EXTRA-DEFINES: the lab 7 sources in DIR into DIR/lab, small tiles
+# build DIR EXTRA-DEFINES [TILE-DEFINES]: the lab 7 sources in DIR into
+# DIR/lab, small tiles (LAB7_DEEP_DEFINES unless TILE-DEFINES are given)
 build() {
-    make -s --no-print-directory bin SRC_DIR="$1" BIN="$1/lab" LAB_DEFINES="$LAB7_DEEP_DEFINES $2" \
+    make -s --no-print-directory bin SRC_DIR="$1" BIN="$1/lab" LAB_DEFINES="${3:-$LAB7_DEEP_DEFINES} $2" \
         >"$1/build.log" 2>&1 || { echo "FAIL lab7-lookback: $1 does not build"; tail -5 "$1/build.log"; return 1; }
 }
 
@@ -42,14 +45,15 @@ runs() {
 }
 
 fail=0
-for warps in 2 1; do
-    d="$tmp/w$warps"
+for shape in "2 2" "1 2" "2 4"; do
+    set -- $shape # look-back warps at orders above 1, warps a tile
+    d="$tmp/w$1-t$2"
     mkdir -p "$d" && cp $sol/*.cu "$d/"
-    build "$d" "-DLOOKBACK_WARPS_ORDERS=$warps" || { fail=1; continue; }
+    build "$d" "-DLOOKBACK_WARPS_ORDERS=$1" "-DTILE_THREADS=$((32 * $2))" || { fail=1; continue; }
     if bad=$(runs "$d"); then
-        echo "ok   lab7-lookback: $warps look-back warp(s) at orders above 1: every run passes"
+        echo "ok   lab7-lookback: $1 look-back warp(s) at orders above 1, tiles of $2 warps: every run passes"
     else
-        echo "FAIL lab7-lookback: $warps look-back warp(s): $bad"; sed -n '1,5p' "$d/run.log"; fail=1
+        echo "FAIL lab7-lookback: $1 look-back warp(s), tiles of $2 warps: $bad"; sed -n '1,5p' "$d/run.log"; fail=1
     fi
 done
 

@@ -599,13 +599,35 @@ __device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &b
 /* ---- the block: warps, then tiles ------------------------------------------------ */
 
 /* The states that cross from warp to warp, in shared memory. */
-template <typename U, int K, int D> struct warp_states {
+/* Whether the warps' totals of K orders are scanned by another warp than
+ * warp 0 (tile_states says why): orders above 1, where a barrier follows
+ * the window warps and a warp is left over after them. */
+#define SCANNER_WARP(K) ((K) > 1 && LOOKBACK_WARPS_OF(K) > 1 && LOOKBACK_WARPS_OF(K) < WARPS)
+
+/* With a scanner warp: warps 0..w's totals scanned (warp_states::total
+ * holds them otherwise), and each warp's total moved to the tile's end,
+ * value by value.  Without one it is empty, and takes no room. */
+template <typename U, int K, int D, bool SPLIT = SCANNER_WARP(K)> struct scanner_states {};
+template <typename U, int K, int D> struct scanner_states<U, K, D, true> {
+    state<U, K, D> scanned[WARPS];
+    U moved[K * D][WARPS];
+};
+
+template <typename U, int K, int D> struct warp_states : scanner_states<U, K, D> {
     state<U, K, D> total[WARPS];  /* each warp's slice from a zero state */
     state<U, K, D> before[WARPS]; /* the state where each warp's slice starts */
     alignas(16) lane_rows<U, K> rows; /* the block's copy of the lane rows (orders above 1) */
     state<U, K, D> window[LOOKBACK_WARPS_OF(K)]; /* window q's tiles, summed as seen from its end */
     unsigned int window_p[LOOKBACK_WARPS_OF(K)]; /* whether window q holds a P */
     static_assert(LOOKBACK_WARPS_OF(K) >= 1 && LOOKBACK_WARPS_OF(K) <= WARPS, "LOOKBACK_WARPS: 1 .. WARPS");
+    /* the warps' totals scanned, wherever they are */
+    __device__ const state<U, K, D> *scanned_totals() const
+    {
+        if constexpr (SCANNER_WARP(K))
+            return this->scanned;
+        else
+            return total;
+    }
 };
 
 /*
@@ -891,7 +913,122 @@ __device__ state<U, K, D> state_before(const warp_states<U, K, D> &ws, tile_stat
 }
 
 /*
- * Every warp of the block, between its two barriers.  Warp 0 first: lane
+ * Warp 0's scan of the warps' totals for records of one order (k = 1,
+ * d > 1), a component per lane: lane (g, c) adds up component c of the
+ * totals of warps g x PER .. g x PER + PER - 1, read from shared memory,
+ * and the G groups scan their sums by log2(G) shuffles (one move is a
+ * plain sum at one order).  Then the tile's total goes out as A, and each
+ * lane writes back its warps' scanned totals.  Why not the state-per-lane
+ * scan below: warp shuffles go through the SM's shared-memory pipe, which
+ * the other block's slices keep busy, so warp 0's 40 shuffles for an
+ * 8-tuple total (8 values, 4 steps, a broadcast) took 0.80 us from
+ * barrier 1 to A, against 0.42 us this way; the tiles after it wait for
+ * that A (H200, 2^28 int32, 8-tuples 0.609 -> 0.603 ms;
+ * docs/perf-notes.md, thirteenth session).
+ */
+template <typename U, int K, int D>
+__device__ void scan_totals_by_component(warp_states<U, K, D> &ws, tile_state st, unsigned int id)
+{
+    constexpr int FIT = 32 / D; /* groups of D lanes in a warp */
+    constexpr int G2 = FIT >= 16 ? 16 : FIT >= 8 ? 8 : FIT >= 4 ? 4 : FIT >= 2 ? 2 : 1;
+    constexpr int G = G2 < WARPS ? G2 : WARPS, PER = WARPS / G; /* groups, warps per group */
+    constexpr int W = K * D * halves<U>();
+    static_assert(K == 1 && G * PER == WARPS, "one order; whole groups of warps");
+    const unsigned int lane = threadIdx.x % 32, c = lane % D, g = lane / D;
+    U incl[PER], sum = 0; /* this lane's warps, scanned within the group */
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+        if (g < G)
+            sum += ws.total[g * PER + k].v[0][c];
+        incl[k] = sum;
+    }
+#pragma unroll
+    for (int o = 1; o < G; o *= 2) {
+        const U below = __shfl_up_sync(FULL_MASK, sum, D * o);
+        if (g >= (unsigned int)o)
+            sum += below;
+    }
+    /* word w of the descriptor: half w % halves of component w / halves of the last group */
+    const U total = __shfl_sync(FULL_MASK, sum, (G - 1) * D + (lane / halves<U>()) % D);
+    if ((int)lane < W)
+        atomicExch((word *)&st.desc[(size_t)id * st.words + lane],
+                   pack(id == 0 ? STATUS_P : STATUS_A, (unsigned int)(total >> (32 * (lane % halves<U>())))));
+    const U groups_before = sum - incl[PER - 1];
+    if (g < G)
+#pragma unroll
+        for (int k = 0; k < PER; k++)
+            ws.total[g * PER + k].v[0][c] = groups_before + incl[k];
+}
+
+/*
+ * The warps' totals scanned, lane w < WARPS holding warps 0..w's (at step
+ * 1 << b, a lane's own span is 1 << b slices: B row B_SLICES + b), so
+ * the tile's own result is ready after log2(WARPS) steps instead of a
+ * chain of WARPS.
+ */
+template <typename U, int K, int D>
+__device__ __forceinline__ state<U, K, D> scan_totals_by_lane(const warp_states<U, K, D> &ws,
+                                                             const binomials<U> &bin, int order)
+{
+    const unsigned int lane = threadIdx.x % 32;
+    state<U, K, D> mine;
+    if (lane < WARPS)
+        mine = ws.total[lane];
+    else
+        clear(mine);
+#pragma unroll
+    for (int b = 0; b < SLICE_ROWS; b++) {
+        const unsigned int offset = 1u << b;
+        const state<U, K, D> below = shfl_up(mine, offset, order);
+        if (lane >= offset)
+            mine = advance(bin.c[B_SLICES + b], below, mine, order);
+    }
+    return mine;
+}
+
+/*
+ * Warp 0, orders above 1: the tile's total, published as A, without the
+ * scan.  Lane w < WARPS moves warp w's total along the WARPS - 1 - w
+ * slices after it (one move, by its lane row), the lanes' states go
+ * through shared memory value by value, and lane i adds up value i of
+ * them.  Warp 0's scan by lanes (a scanner warp does it meanwhile) took
+ * 40 shuffles at order 8, and shuffles wait behind the other block's
+ * shared-memory traffic: 0.90 us from barrier 1 to A, against 0.58 us
+ * this way (H200, 2^28 int32, order 8 0.682 -> 0.672 ms, int64 order 8
+ * 2.03 -> 1.94; docs/perf-notes.md, thirteenth session).
+ */
+template <typename U, int K, int D>
+__device__ void total_by_rows(warp_states<U, K, D> &ws, tile_state st, unsigned int id, int order)
+{
+    constexpr int W = K * D * halves<U>();
+    static_assert(W <= 32, "a descriptor word per lane");
+    const unsigned int lane = threadIdx.x % 32;
+    if (lane < WARPS) {
+        U B[KMAX];
+#pragma unroll
+        for (int e = 0; e < K; e++)
+            B[e] = e < order ? ws.rows.slices[e][WARPS - 1 - lane] : U(0);
+        const state<U, K, D> s = shifted(B, ws.total[lane], order);
+#pragma unroll
+        for (int j = 0; j < K; j++)
+#pragma unroll
+            for (int c = 0; c < D; c++)
+                ws.moved[j * D + c][lane] = s.v[j][c];
+    }
+    __syncwarp();
+    if ((int)lane < W) { /* word w: half w % halves of value w / halves */
+        U sum = 0;
+#pragma unroll
+        for (int w = 0; w < WARPS; w++)
+            sum += ws.moved[lane / halves<U>()][w];
+        atomicExch((word *)&st.desc[(size_t)id * st.words + lane],
+                   pack(id == 0 ? STATUS_P : STATUS_A, (unsigned int)(sum >> (32 * (lane % halves<U>())))));
+    }
+}
+
+/*
+ * Every warp of the block, between its two barriers.  Warp 0 first (for
+ * records of one order: scan_totals_by_component): lane
  * w < WARPS takes warp w's total and the lanes scan them (at step 1 << b,
  * a lane's own span is 1 << b slices: B row B_SLICES + b), so the tile's
  * own result is ready after log2(WARPS) steps instead of a chain of
@@ -909,19 +1046,19 @@ __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned in
                             const binomials<U> &bin, int order)
 {
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (warp == 0) {
-        state<U, K, D> mine;
-        if (lane < WARPS)
-            mine = ws.total[lane];
-        else
-            clear(mine);
-#pragma unroll
-        for (int b = 0; b < SLICE_ROWS; b++) {
-            const unsigned int offset = 1u << b;
-            const state<U, K, D> below = shfl_up(mine, offset, order);
-            if (lane >= offset)
-                mine = advance(bin.c[B_SLICES + b], below, mine, order);
+    if constexpr (K == 1 && D > 1) {
+        if (warp == 0)
+            scan_totals_by_component(ws, st, id);
+    } else if constexpr (SCANNER_WARP(K)) {
+        if (warp == 0) {
+            total_by_rows(ws, st, id, order);
+        } else if (warp == LOOKBACK_WARPS_OF(K)) { /* the scanner warp */
+            const state<U, K, D> mine = scan_totals_by_lane(ws, bin, order);
+            if (lane < WARPS)
+                ws.scanned[lane] = mine;
         }
+    } else if (warp == 0) {
+        const state<U, K, D> mine = scan_totals_by_lane(ws, bin, order);
         publish(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
         __syncwarp();
         if (lane < WARPS)
@@ -930,21 +1067,22 @@ __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned in
     if (LOOKBACK_WARPS_OF(K) > 1) {
         if (id > 0 && warp < LOOKBACK_WARPS_OF(K))
             window_share(ws, st, id, warp, bin, order);
-        __syncthreads(); /* the window warps' shares are in ws */
+        __syncthreads(); /* the window warps' shares (and the scanner's totals) are in ws */
     }
     if (warp != 0)
         return;
-    __syncwarp(); /* each lane reads other lanes' ws.total below */
+    __syncwarp(); /* each lane reads other lanes' scanned totals below */
+    const state<U, K, D> *scanned = ws.scanned_totals();
     state<U, K, D> before;
     clear(before);
     if (id > 0) {
         before = LOOKBACK_WARPS_OF(K) > 1 ? state_before(ws, st, id, bin, order)
                                            : lookback<U, K, D>(st, id, bin, ws.rows.tiles, order);
-        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, ws.total[WARPS - 1], order), order);
+        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
     }
     state<U, K, D> slices_before; /* warps 0..w-1 from zero */
     if (lane >= 1 && lane < WARPS)
-        slices_before = ws.total[lane - 1];
+        slices_before = scanned[lane - 1];
     else
         clear(slices_before);
     state<U, K, D> start = shifted_by_lane(ws.rows.slices, before, order);
