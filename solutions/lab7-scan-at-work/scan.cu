@@ -356,6 +356,16 @@ struct tile_state {
  * not yet published (H200, 2^28 int32; docs/perf-notes.md, eleventh
  * session).  All loops unrolled, so s stays in registers.
  */
+/* Word w of tile id's descriptor: `bits` with `status` beside them, in one
+ * atomic exchange (served in L2, where every poller reads); for a lane
+ * that holds its word's value alone (publish below sends a whole state,
+ * the same in every lane). */
+__device__ __forceinline__ void publish_word(tile_state st, unsigned int id, unsigned int w,
+                                             unsigned int status, unsigned int bits)
+{
+    atomicExch((word *)&st.desc[(size_t)id * st.words + w], pack(status, bits));
+}
+
 template <typename U, int K, int D>
 __device__ void publish(tile_state st, unsigned int id, unsigned int status,
                         const state<U, K, D> &s, int order)
@@ -598,7 +608,6 @@ __device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &b
 
 /* ---- the block: warps, then tiles ------------------------------------------------ */
 
-/* The states that cross from warp to warp, in shared memory. */
 /* Whether the warps' totals of K orders are scanned by another warp than
  * warp 0 (tile_states says why): orders above 1, where a barrier follows
  * the window warps and a warp is left over after them. */
@@ -613,6 +622,7 @@ template <typename U, int K, int D> struct scanner_states<U, K, D, true> {
     U moved[K * D][WARPS];
 };
 
+/* The states that cross from warp to warp, in shared memory. */
 template <typename U, int K, int D> struct warp_states : scanner_states<U, K, D> {
     state<U, K, D> total[WARPS];  /* each warp's slice from a zero state */
     state<U, K, D> before[WARPS]; /* the state where each warp's slice starts */
@@ -951,8 +961,8 @@ __device__ void scan_totals_by_component(warp_states<U, K, D> &ws, tile_state st
     /* word w of the descriptor: half w % halves of component w / halves of the last group */
     const U total = __shfl_sync(FULL_MASK, sum, (G - 1) * D + (lane / halves<U>()) % D);
     if ((int)lane < W)
-        atomicExch((word *)&st.desc[(size_t)id * st.words + lane],
-                   pack(id == 0 ? STATUS_P : STATUS_A, (unsigned int)(total >> (32 * (lane % halves<U>())))));
+        publish_word(st, id, lane, id == 0 ? STATUS_P : STATUS_A,
+                     (unsigned int)(total >> (32 * (lane % halves<U>()))));
     const U groups_before = sum - incl[PER - 1];
     if (g < G)
 #pragma unroll
@@ -1021,18 +1031,17 @@ __device__ void total_by_rows(warp_states<U, K, D> &ws, tile_state st, unsigned 
 #pragma unroll
         for (int w = 0; w < WARPS; w++)
             sum += ws.moved[lane / halves<U>()][w];
-        atomicExch((word *)&st.desc[(size_t)id * st.words + lane],
-                   pack(id == 0 ? STATUS_P : STATUS_A, (unsigned int)(sum >> (32 * (lane % halves<U>())))));
+        publish_word(st, id, lane, id == 0 ? STATUS_P : STATUS_A,
+                     (unsigned int)(sum >> (32 * (lane % halves<U>()))));
     }
 }
 
 /*
- * Every warp of the block, between its two barriers.  Warp 0 first (for
- * records of one order: scan_totals_by_component): lane
- * w < WARPS takes warp w's total and the lanes scan them (at step 1 << b,
- * a lane's own span is 1 << b slices: B row B_SLICES + b), so the tile's
- * own result is ready after log2(WARPS) steps instead of a chain of
- * WARPS, and goes out at once as A.  Then the state before the tile:
+ * Every warp of the block, between its two barriers.  Warp 0 first: the
+ * tile's own result goes out at once as A, with the warps' totals scanned
+ * (scan_totals_by_lane at order 1; scan_totals_by_component for records;
+ * at orders above 1 total_by_rows, while a scanner warp scans them,
+ * SCANNER_WARP: those say why).  Then the state before the tile:
  * with more than one look-back warp, warps 1 .. LOOKBACK_WARPS_OF(K) - 1
  * poll their windows meanwhile, warp 0 its own, and after a barrier warp
  * 0 adds them up (state_before); with one, warp 0 looks back alone and
