@@ -50,9 +50,10 @@
  * 256 bytes, 2 or 3 blocks per SM, order 8 0.78 ms against 0.76; tiles of
  * 8192 (8 warps, 4 blocks) 0.81.  What the look-back costs: with it
  * replaced by a zero state (a wrong result, timed) order 8 takes 0.56 ms,
- * against 0.68 with it (H200, 2^28 int32, eleventh session: publish,
- * fetch_rows, lookback and LOOKBACK_WARPS_ORDERS say what took it down
- * from 0.74).  Measured and dropped then
+ * against 0.67 with it (H200, 2^28 int32; publish, fetch_rows, lookback
+ * and LOOKBACK_WARPS_ORDERS say what took it down from 0.74 in the
+ * eleventh session, total_by_rows the rest in the thirteenth).  Measured
+ * and dropped in the eleventh
  * (docs/device-runs/2026-11-24-h200-lab7-lookback/): the oldest windows
  * polled first (0.74 against 0.72), the next window's loads sent before
  * this one is added (0.86, spills), every thread's lanes_before kept in
@@ -63,7 +64,12 @@
  * 0.84 against 0.76 on the H200 now, spills again), a 16th warp that only
  * looks back (1.11-1.21 ms on the H100) and a block that stays and
  * pipelines tiles with a 17th warp (2.6 ms on the H200;
- * docs/device-runs/2026-11-24-h200-lab7-pipeline/).
+ * docs/device-runs/2026-11-24-h200-lab7-pipeline/).  Dropped in the
+ * thirteenth (docs/device-runs/2026-11-24-lab7-session13/): descriptors
+ * of 128-bit words (fewer half-written reads, no faster), windows of 64
+ * tiles (most tiles read one window instead of two, and were slower: a
+ * look-back waits for its predecessors' A, not for its polls), 3 blocks
+ * per SM (8-tuples 0.61 -> 0.78 ms), polls that reload only X lanes.
  */
 #ifndef TILE_THREADS
 #define TILE_THREADS 512 /* 16 warps */
