@@ -362,14 +362,16 @@ struct tile_state {
  * not yet published (H200, 2^28 int32; docs/perf-notes.md, eleventh
  * session).  All loops unrolled, so s stays in registers.
  */
-/* Word w of tile id's descriptor: `bits` with `status` beside them, in one
- * atomic exchange (served in L2, where every poller reads); for a lane
- * that holds its word's value alone (publish below sends a whole state,
- * the same in every lane). */
-__device__ __forceinline__ void publish_word(tile_state st, unsigned int id, unsigned int w,
-                                             unsigned int status, unsigned int bits)
+/* Lane w's word of tile id's descriptor, for a lane that holds word w's
+ * value v alone (publish below sends a whole state, the same in every
+ * lane): half w % halves of v, with `status` beside it, in one atomic
+ * exchange (served in L2, where every poller reads). */
+template <typename U>
+__device__ __forceinline__ void publish_word(tile_state st, unsigned int id, unsigned int status, U v)
 {
-    atomicExch((word *)&st.desc[(size_t)id * st.words + w], pack(status, bits));
+    const unsigned int w = threadIdx.x % 32;
+    atomicExch((word *)&st.desc[(size_t)id * st.words + w],
+               pack(status, (unsigned int)(v >> (32 * (w % halves<U>())))));
 }
 
 template <typename U, int K, int D>
@@ -967,8 +969,7 @@ __device__ void scan_totals_by_component(warp_states<U, K, D> &ws, tile_state st
     /* word w of the descriptor: half w % halves of component w / halves of the last group */
     const U total = __shfl_sync(FULL_MASK, sum, (G - 1) * D + (lane / halves<U>()) % D);
     if ((int)lane < W)
-        publish_word(st, id, lane, id == 0 ? STATUS_P : STATUS_A,
-                     (unsigned int)(total >> (32 * (lane % halves<U>()))));
+        publish_word(st, id, id == 0 ? STATUS_P : STATUS_A, total);
     const U groups_before = sum - incl[PER - 1];
     if (g < G)
 #pragma unroll
@@ -1037,8 +1038,7 @@ __device__ void total_by_rows(warp_states<U, K, D> &ws, tile_state st, unsigned 
 #pragma unroll
         for (int w = 0; w < WARPS; w++)
             sum += ws.moved[lane / halves<U>()][w];
-        publish_word(st, id, lane, id == 0 ? STATUS_P : STATUS_A,
-                     (unsigned int)(sum >> (32 * (lane % halves<U>()))));
+        publish_word(st, id, id == 0 ? STATUS_P : STATUS_A, sum);
     }
 }
 
