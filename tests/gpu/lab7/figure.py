@@ -17,21 +17,20 @@ record scan for d = 1, 2, 4, 8).  Exit 1 when a transcript lacks a line.
 import re
 import sys
 
-LINE = re.compile(r"^(order|tuple)(\d)\s.*?median ([\d.]+) ms.*?= [\d.]+ of a device copy \(([\d.]+) GB/s\)"
-                  r"(?:.*?CUB does the same in ([\d.]+) ms)?")
-GBPS = re.compile(r"ms over \d+ runs; ([\d.]+) GB/s")
+LINE = re.compile(r"^(order|tuple)(\d)\s.*?median ([\d.]+) ms.*?runs; ([\d.]+) GB/s"
+                  r" = [\d.]+ of a device copy \(([\d.]+) GB/s\)(?:.*?CUB does the same in ([\d.]+) ms)?")
 
 
 def read(path):
     """{("order" | "tuple", k): (ms, copy_ms, cub_ms or None)} from one transcript."""
     runs = {}
     for line in open(path):
-        m, g = LINE.match(line), GBPS.search(line)
-        if not m or not g:
+        m = LINE.match(line)
+        if not m:
             continue
-        ms, copy_gbps = float(m.group(3)), float(m.group(4))
-        copy_ms = ms * float(g.group(1)) / copy_gbps  # the same bytes at the copy's rate
-        runs[(m.group(1), int(m.group(2)))] = (ms, copy_ms, float(m.group(5)) if m.group(5) else None)
+        ms, gbps, copy_gbps = float(m.group(3)), float(m.group(4)), float(m.group(5))
+        copy_ms = ms * gbps / copy_gbps  # the same bytes at the copy's rate
+        runs[(m.group(1), int(m.group(2)))] = (ms, copy_ms, float(m.group(6)) if m.group(6) else None)
     missing = [f"{s}{k}" for s in ("order", "tuple") for k in range(1, 9) if (s, k) not in runs]
     if missing:
         sys.exit(f"figure.py: {path} has no line for {', '.join(missing)}")

@@ -22,7 +22,7 @@ HEADER = r'''
 #include <stdlib.h>
 #include <stdio.h>
 #define PROBE_TILES (1u << 20)
-#define SLOTS 8 /* per tile: start, barrier 1, tile_states done, end, A out, look-back done, P out */
+#define SLOTS 7 /* per tile: start, barrier 1, tile_states done, end, A out, look-back done, P out */
 __device__ unsigned long long *probe_t;
 __device__ unsigned long long probe_polls, probe_windows, probe_first_last[33], probe_mixed, probe_unpublished;
 __device__ __forceinline__ unsigned long long probe_now()
@@ -34,7 +34,7 @@ __device__ __forceinline__ unsigned long long probe_now()
 #define PROBE(id, k)                                                     \
     do {                                                                 \
         if (threadIdx.x == 0 && (id) < PROBE_TILES)                      \
-            probe_t[(size_t)(id) * SLOTS + (k)] = probe_now();               \
+            probe_t[(size_t)(id) * SLOTS + (k)] = probe_now();           \
     } while (0)
 '''
 
@@ -47,6 +47,11 @@ static int probe_cmp(const void *a, const void *b)
     unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
     return x < y ? -1 : x > y;
 }
+/* Tiles of the last launch that have stamps (at most PROBE_TILES). */
+static size_t probe_count(void)
+{
+    return probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
+}
 static void probe_sorted(const char *name, unsigned long long *d, size_t n)
 {
     qsort(d, n, sizeof *d, probe_cmp);
@@ -57,7 +62,7 @@ static void probe_sorted(const char *name, unsigned long long *d, size_t n)
  * after its own A went out (0 when all were out before it). */
 static void probe_stragglers(void)
 {
-    size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
+    size_t n = probe_count();
     if (n < 64)
         return;
     unsigned long long *d = (unsigned long long *)malloc(n * sizeof *d);
@@ -72,7 +77,7 @@ static void probe_stragglers(void)
 }
 static void probe_phase(const char *name, int from, int to)
 {
-    size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
+    size_t n = probe_count();
     unsigned long long *d = (unsigned long long *)malloc(n * sizeof *d);
     for (size_t i = 1; i < n; i++) /* tile 0 has no look-back */
         d[i - 1] = probe_host[i * SLOTS + to] - probe_host[i * SLOTS + from];
@@ -109,7 +114,7 @@ static void probe_report(void)
     probe_phase("tile_states done -> end (pass 2)", 2, 3);
     probe_phase("whole tile", 0, 3);
     unsigned long long first = probe_host[0], last = 0;
-    size_t n = probe_tiles < PROBE_TILES ? probe_tiles : PROBE_TILES;
+    size_t n = probe_count();
     for (size_t i = 0; i < n; i++) {
         first = probe_host[i * SLOTS] < first ? probe_host[i * SLOTS] : first;
         last = probe_host[i * SLOTS + 3] > last ? probe_host[i * SLOTS + 3] : last;
