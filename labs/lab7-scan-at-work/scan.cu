@@ -500,6 +500,36 @@ __device__ __forceinline__ state<U, K, D> window_sum(state<U, K, D> s, unsigned 
 }
 
 /*
+ * Records of one order (d a power of two): component lane % D of the sum
+ * of v over the warp, in that lane.  Each step halves what a lane holds:
+ * at bit b it keeps the components whose bit b is the lane's and sends
+ * its partner (lane ^ b) the others, so the sum takes D - 1 + 5 - log2(D)
+ * shuffles (9 for 8-tuples) where window_sum takes up to 5 x D and a
+ * broadcast of D.  Shuffles wait behind the other block's shared-memory
+ * traffic, and the P that follows is what the next tiles wait for.
+ */
+template <typename U, int D> __device__ __forceinline__ U sum_by_component(const U (&v)[D])
+{
+    static_assert((D & (D - 1)) == 0, "a power of two");
+    const unsigned int lane = threadIdx.x % 32;
+    U a[D];
+#pragma unroll
+    for (int i = 0; i < D; i++)
+        a[i] = v[i];
+#pragma unroll
+    for (int m = D, bit = 1; m > 1; m /= 2, bit *= 2) { /* a[i]: component lane % bit + bit x i */
+        const bool up = lane & bit;
+#pragma unroll
+        for (int i = 0; i < m / 2; i++)
+            a[i] = (up ? a[2 * i + 1] : a[2 * i]) + __shfl_xor_sync(FULL_MASK, up ? a[2 * i] : a[2 * i + 1], bit);
+    }
+#pragma unroll
+    for (int bit = D; bit < 32; bit *= 2)
+        a[0] += __shfl_xor_sync(FULL_MASK, a[0], bit);
+    return a[0];
+}
+
+/*
  * One lane's share of a look-back window: the LOOKBACK_TILES tiles
  * nearest - t (t = 0, 1, ...), read at once, then combined nearest first
  * into one state as seen from tile `nearest`: tile t's state moved along
@@ -585,13 +615,13 @@ __device__ unsigned int poll_window(tile_state st, long end, const binomials<U> 
  * lane's sum moved along the k x LOOKBACK_TILES tiles between it and its
  * window's end (lane k's row of lane_rows) and summed over the lanes.
  * Moving and summing are linear, so this is the sum window by window,
- * with one warp reduction instead of one per window.  Returns the state
- * before tile id, in every lane (state_before also asks it for the tile
- * just behind the window warps' windows).
+ * with one warp reduction instead of one per window.  Returns this lane's
+ * part of the state before tile id (lookback below sums the lanes), and in
+ * *lanes the last lane whose part is not zero.
  */
 template <typename U, int K, int D>
-__device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &bin,
-                                   const U (*tile_rows)[32], int order)
+__device__ state<U, K, D> lookback_lanes(tile_state st, long id, const binomials<U> &bin,
+                                         const U (*tile_rows)[32], unsigned int *lanes, int order)
 {
     const unsigned int lane = threadIdx.x % 32;
     state<U, K, D> mine, s; /* this lane's shares of the windows so far; of one window */
@@ -610,7 +640,18 @@ __device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &b
             break;
         further_back<K>(window, bin); /* the next window lies behind this one's tiles */
     }
-    mine = shifted_by_lane(tile_rows, mine, order);
+    *lanes = last;
+    return shifted_by_lane(tile_rows, mine, order);
+}
+
+/* The state before tile id, in every lane (state_before also asks it for
+ * the tile just behind the window warps' windows). */
+template <typename U, int K, int D>
+__device__ state<U, K, D> lookback(tile_state st, long id, const binomials<U> &bin,
+                                   const U (*tile_rows)[32], int order)
+{
+    unsigned int last;
+    const state<U, K, D> mine = lookback_lanes<U, K, D>(st, id, bin, tile_rows, &last, order);
     return window_sum(mine, last, order);
 }
 
@@ -696,15 +737,6 @@ template <typename U, int K, int D>
 __device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binomials<U> &bin,
                                            state<U, K, D> mine, int order);
 
-/* Shared memory of one block: each warp's slice of elements E on its way
- * in and out, and the warps' states (of type U: E itself when decoding,
- * counts when compacting). */
-template <typename E, typename U, int K, int D, int RUN = RUN_BYTES> struct tile_smem {
-    E slice[WARPS][PADDED((shape<E, D, RUN>::SLICE))];
-    warp_states<U, K, D> warps;
-    unsigned int id; /* this block's tile */
-};
-
 /* A block's shared memory is dynamic: a tile of more than 8 warps (a
  * tuning shape) needs more than the 48 KiB a static array may have. */
 extern __shared__ __align__(16) unsigned char block_smem_bytes[];
@@ -768,6 +800,39 @@ template <typename U, int D, int RUN = RUN_BYTES> struct slice_layout {
 };
 
 /*
+ * Whether a decode folds its second pass into the store: records of one
+ * order (d > 1) in runs of whole chunks.  Pass 1 then writes each run,
+ * decoded from a zero state, back to shared memory, and the store adds
+ * the run's starting state component by component as the slice goes out
+ * (one order moves a state unchanged, so that is the decoded value).  A
+ * tile then makes 4 passes over shared memory instead of 5, and after
+ * its second barrier only adds and stores.  H200, 2^28: int64 8-tuples
+ * 1.42 -> 1.33 ms, int32 8-tuples 0.598 -> 0.595 (with records_before).
+ * Plain sums (d = 1) keep two passes: folded, int32 went 0.567 -> 0.578
+ * ms and int64 1.108 -> 1.132 (pass 1's write-back makes A later, and
+ * their second pass is one add an element).  docs/perf-notes.md,
+ * fourteenth session.
+ */
+template <typename U, int K, int D, int RUN> __host__ __device__ constexpr bool folded()
+{
+    return K == 1 && D > 1 && slice_layout<U, D, RUN>::VEC;
+}
+
+/* Shared memory of one block: each warp's slice of elements E on its way
+ * in and out, and the warps' states (of type U: E itself when decoding,
+ * counts when compacting); a folded decode's runs' starting states. */
+template <typename E, int D, bool FOLD> struct folded_starts {};
+template <typename E, int D> struct folded_starts<E, D, true> {
+    E starts[WARPS][32 * D]; /* each run's starting state, run r's at r x D (folded decodes) */
+};
+template <typename E, typename U, int K, int D, int RUN = RUN_BYTES, bool FOLD = false>
+struct tile_smem : folded_starts<E, D, FOLD> {
+    E slice[WARPS][PADDED((shape<E, D, RUN>::SLICE))];
+    warp_states<U, K, D> warps;
+    unsigned int id; /* this block's tile */
+};
+
+/*
  * This warp's slice of tile `id` from global memory into its shared
  * buffer, coalesced (16-byte vectors where the whole slice exists and is
  * aligned); 0 past the end of the data.
@@ -803,9 +868,31 @@ __device__ void load_slice(U *buf, const U *in, size_t n, unsigned int id, bool 
     __syncwarp();
 }
 
-/* The reverse, for the elements that exist. */
+/* Chunk q of a slice plus its run's starting state (a folded decode):
+ * the chunk's PER elements are components e0 % D ... of run q / RC, where
+ * e0 is its first element in the run (D and PER are powers of two when
+ * runs are whole chunks, so one of them divides the other). */
+template <typename U, int D, int RUN, typename V>
+__device__ __forceinline__ V plus_start(V v, const U *starts, unsigned int q)
+{
+    typedef slice_layout<U, D, RUN> L;
+    constexpr int N = D < L::PER ? D : L::PER; /* distinct components in a chunk */
+    const unsigned int e0 = q % L::RC * L::PER;
+    const U *st = starts + q / L::RC * D + e0 % D;
+    U e[L::PER];
+    memcpy(e, &v, sizeof v);
+#pragma unroll
+    for (int k = 0; k < L::PER; k++)
+        e[k] += st[k % N];
+    memcpy(&v, e, sizeof v);
+    return v;
+}
+
+/* The reverse, for the elements that exist; with `starts` (a folded
+ * decode), each element plus its run's starting state's component. */
 template <typename U, int D, int RUN = RUN_BYTES>
-__device__ void store_slice(const U *buf, U *out, size_t n, unsigned int id, bool aligned)
+__device__ void store_slice(const U *buf, U *out, size_t n, unsigned int id, bool aligned,
+                            const U *starts = nullptr)
 {
     typedef shape<U, D, RUN> S;
     typedef slice_layout<U, D, RUN> L;
@@ -821,6 +908,8 @@ __device__ void store_slice(const U *buf, U *out, size_t n, unsigned int id, boo
             V v;
             if (L::VEC) {
                 v = reinterpret_cast<const V *>(buf)[L::chunk(q)];
+                if (starts)
+                    v = plus_start<U, D, RUN>(v, starts, q);
             } else {
                 U e[L::PER];
 #pragma unroll
@@ -833,7 +922,7 @@ __device__ void store_slice(const U *buf, U *out, size_t n, unsigned int id, boo
     } else {
         for (unsigned int j = lane; j < S::SLICE; j += 32)
             if (first + j < n)
-                out[first + j] = buf[L::slot(j)];
+                out[first + j] = buf[L::slot(j)] + (starts ? starts[j / S::R * D + j % S::R % D] : U(0));
     }
 }
 
@@ -1043,6 +1132,34 @@ __device__ void total_by_rows(warp_states<U, K, D> &ws, tile_state st, unsigned 
 }
 
 /*
+ * Warp 0, records of one order (d a power of two), after
+ * scan_totals_by_component: the state before tile id, a component per lane
+ * (sum_by_component), then P and the state where each warp's slice
+ * starts, component lane % D of warps lane / D, lane / D + 32 / D, ...
+ */
+template <typename U, int K, int D>
+__device__ void records_before(warp_states<U, K, D> &ws, tile_state st, unsigned int id,
+                               const binomials<U> &bin)
+{
+    constexpr int W = D * halves<U>();
+    const unsigned int lane = threadIdx.x % 32, c = lane % D;
+    U before = 0; /* component c of the state before the tile */
+    if (id > 0) {
+        unsigned int last;
+        const state<U, K, D> mine = lookback_lanes<U, K, D>(st, id, bin, ws.rows.tiles, &last, 1);
+        before = sum_by_component<U, D>(mine.v[0]);
+        U p = before + ws.total[WARPS - 1].v[0][c];
+        if (halves<U>() > 1) /* word w: half w % halves of component w / halves */
+            p = __shfl_sync(FULL_MASK, p, lane / halves<U>());
+        if ((int)lane < W)
+            publish_word(st, id, STATUS_P, p);
+    }
+#pragma unroll
+    for (unsigned int w = lane / D; w < WARPS; w += 32 / D)
+        ws.before[w].v[0][c] = before + (w > 0 ? ws.total[w - 1].v[0][c] : U(0));
+}
+
+/*
  * Every warp of the block, between its two barriers.  Warp 0 first: the
  * tile's own result goes out at once as A, with the warps' totals scanned
  * (scan_totals_by_lane at order 1; scan_totals_by_component for records;
@@ -1087,6 +1204,10 @@ __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned in
     if (warp != 0)
         return;
     __syncwarp(); /* each lane reads other lanes' scanned totals below */
+    if constexpr (K == 1 && D > 1 && (D & (D - 1)) == 0) {
+        records_before(ws, st, id, bin);
+        return;
+    }
     const state<U, K, D> *scanned = ws.scanned_totals();
     state<U, K, D> before;
     clear(before);
@@ -1275,7 +1396,9 @@ __device__ state<U, K, D> warp_scan_states(warp_states<U, K, D> &ws, const binom
  * decodes its run from a zero state to learn what its run does (its
  * result); the results become starting states by a warp scan, the warps'
  * chain and the look-back; the thread decodes its run again, this time
- * from its true starting state, and the slice goes out once.
+ * from its true starting state, and the slice goes out once.  (A folded
+ * decode, see folded(), keeps pass 1's values and adds the starting
+ * states as the slice goes out.)
  */
 template <typename U, int K, int D>
 __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
@@ -1287,7 +1410,8 @@ __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
      * 0.77 for this kernel, 2^28 int32). */
     constexpr int order = K, RUN = decode_run_bytes<U, K, D>();
     typedef shape<U, D, RUN> S;
-    typedef tile_smem<U, U, K, D, RUN> smem_t;
+    constexpr bool FOLD = folded<U, K, D, RUN>(); /* pass 2 in the store */
+    typedef tile_smem<U, U, K, D, RUN, FOLD> smem_t;
     smem_t &sm = block_smem<smem_t>();
     const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
     fetch_rows(sm.warps.rows, bin.lane);
@@ -1300,6 +1424,8 @@ __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
         U x[STEP];
         read_elems<U, D, RUN>(sm.slice[warp], i, x);
         mine = decode_run(x, mine, order);
+        if (FOLD)
+            write_elems<U, D, RUN>(sm.slice[warp], i, x);
     }
     const state<U, K, D> lanes_before = warp_scan_states(sm.warps, bin, mine, order);
     rows_landed();
@@ -1307,14 +1433,23 @@ __global__ void __launch_bounds__(TILE_THREADS, DECODE_MINB(U, K, D))
     tile_states(sm.warps, st, id, bin, order);
     __syncthreads();
     state<U, K, D> s = run_start(sm.warps, bin, lanes_before, order);
+    if constexpr (FOLD) {
+        U *starts = sm.starts[warp];
 #pragma unroll
-    for (int i = 0; i < S::R; i += STEP) {
-        U x[STEP];
-        read_elems<U, D, RUN>(sm.slice[warp], i, x);
-        s = decode_run(x, s, order);
-        write_elems<U, D, RUN>(sm.slice[warp], i, x);
+        for (int c = 0; c < D; c++)
+            starts[threadIdx.x % 32 * D + c] = s.v[0][c];
+        __syncwarp();
+        store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned, starts);
+    } else {
+#pragma unroll
+        for (int i = 0; i < S::R; i += STEP) {
+            U x[STEP];
+            read_elems<U, D, RUN>(sm.slice[warp], i, x);
+            s = decode_run(x, s, order);
+            write_elems<U, D, RUN>(sm.slice[warp], i, x);
+        }
+        store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
     }
-    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
 }
 
 /* ---- host side -------------------------------------------------------------------- */
@@ -1452,7 +1587,7 @@ static cudaError_t launch_decode(const U *in, U *out, size_t n)
     constexpr int RUN = decode_run_bytes<U, K, D>();
     const size_t tiles = (n + shape<U, D, RUN>::TILE - 1) / shape<U, D, RUN>::TILE;
     const unsigned int words = (unsigned int)(K * D * (int)(sizeof(U) / 4));
-    const size_t smem = sizeof(tile_smem<U, U, K, D, RUN>);
+    const size_t smem = sizeof(tile_smem<U, U, K, D, RUN, folded<U, K, D, RUN>()>);
     tile_state st;
     binomials<U> bin;
     CUDA_TRY(fresh_state(tiles, words, &st));

@@ -93,6 +93,8 @@ PY
 echo "== 100 repeated launches (bit for bit)"
 "$B" --variant decode -n 2^24+77 --order 8 -r 0 --verify 100 2>&1 | line
 "$B" --variant decode -n 2^24+77 --tuple 7 -t int64 -r 0 --verify 100 2>&1 | line
+"$B" --variant decode -n 2^24+77 --tuple 8 -r 0 --verify 100 2>&1 | line
+"$B" --variant decode -n 2^24+77 --tuple 4 -t int64 -r 0 --verify 100 2>&1 | line
 "$B" --variant decode -n 2^24+77 --order 8 -t int64 -r 0 --verify 100 2>&1 | line
 "$B" --variant compact -n 2^24+77 -d wide -r 0 --verify 100 2>&1 | line
 "$B" --variant compact-3step -n 2^24+77 -r 0 --verify 100 2>&1 | line
@@ -101,7 +103,7 @@ echo "== 100 repeated launches (bit for bit)"
 echo "== compute-sanitizer (n = 2^19 + 3)"
 for tool in memcheck racecheck synccheck; do
     for v in "decode --order 3 --tuple 5" "decode --order 8" "decode -t int64 --order 8" \
-             "decode -t int64 --tuple 8" "compact" "compact-3step"; do
+             "decode --tuple 8" "decode -t int64 --tuple 8" "compact" "compact-3step"; do
         printf '%-10s %-28s ' $tool "$v"
         compute-sanitizer --tool $tool --error-exitcode 9 "$B" --variant $v -n 2^19+3 -r 0 -q >"$OUT/san.log" 2>&1
         rc=$?; echo "exit $rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | tr '\n' ' ')"
