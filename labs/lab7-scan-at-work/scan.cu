@@ -70,6 +70,10 @@
  * tiles (most tiles read one window instead of two, and were slower: a
  * look-back waits for its predecessors' A, not for its polls), 3 blocks
  * per SM (8-tuples 0.61 -> 0.78 ms), polls that reload only X lanes.
+ * Dropped in the fourteenth (docs/device-runs/2026-11-24-lab7-session14/):
+ * slices loaded by cp.async (no faster), a run a lane moved by the copy
+ * engine's bulk copies (5-10 % slower everywhere), a look-back window's
+ * sum by value (sum_by_value) at orders above 1 (within noise).
  */
 #ifndef TILE_THREADS
 #define TILE_THREADS 512 /* 16 warps */
@@ -806,8 +810,9 @@ template <typename U, int D, int RUN = RUN_BYTES> struct slice_layout {
  * the run's starting state component by component as the slice goes out
  * (one order moves a state unchanged, so that is the decoded value).  A
  * tile then makes 4 passes over shared memory instead of 5, and after
- * its second barrier only adds and stores.  H200, 2^28: int64 8-tuples
- * 1.42 -> 1.33 ms, int32 8-tuples 0.598 -> 0.595 (with records_before).
+ * its second barrier only adds and stores.  H200, 2^28, both with
+ * records_before: int64 8-tuples 1.40 -> 1.33 ms, int32 8-tuples 0.598 ->
+ * 0.595.
  * Plain sums (d = 1) keep two passes: folded, int32 went 0.567 -> 0.578
  * ms and int64 1.108 -> 1.132 (pass 1's write-back makes A later, and
  * their second pass is one add an element).  docs/perf-notes.md,
