@@ -73,7 +73,8 @@
  * Dropped in the fourteenth (docs/device-runs/2026-11-24-lab7-session14/):
  * slices loaded by cp.async (no faster), a run a lane moved by the copy
  * engine's bulk copies (5-10 % slower everywhere), a look-back window's
- * sum by value (sum_by_value) at orders above 1 (within noise).
+ * sum a value per lane at orders above 1 (sum_by_component's halving,
+ * within noise).
  */
 #ifndef TILE_THREADS
 #define TILE_THREADS 512 /* 16 warps */
@@ -1176,7 +1177,8 @@ __device__ void records_before(warp_states<U, K, D> &ws, tile_state st, unsigned
  * the block does not wait.  Then the tile's inclusive state, published as
  * P before anything else (successors may be waiting for it), and last the
  * state where each warp's slice starts, into ws.before, each lane its own
- * warp's (warp w starts where warps 0..w-1 leave it).
+ * warp's (warp w starts where warps 0..w-1 leave it).  Records of d a
+ * power of two do the last three a component per lane (records_before).
  */
 template <typename U, int K, int D>
 __device__ void tile_states(warp_states<U, K, D> &ws, tile_state st, unsigned int id,
