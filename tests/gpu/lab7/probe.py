@@ -204,10 +204,22 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
         publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
         PROBE(id, 6);
 '''),
-    ('''    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
-}''', '''    store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
+    ('''        store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
+    }
+}''', '''        store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
+    }
     PROBE(id, 3);
 }'''),
+    ('''        before = sum_by_component<U, D>(mine.v[0]);
+''', '''        before = sum_by_component<U, D>(mine.v[0]);
+        PROBE(id, 5);
+'''),
+    ('''        if ((int)lane < W)
+            publish_word(st, id, STATUS_P, p);
+''', '''        if ((int)lane < W)
+            publish_word(st, id, STATUS_P, p);
+        PROBE(id, 6);
+'''),
     ('''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
 ''', '''    const unsigned int id = take_tile(&sm.id, st), warp = threadIdx.x / 32;
     PROBE(id, 0);
