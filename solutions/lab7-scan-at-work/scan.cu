@@ -356,8 +356,16 @@ template <typename U> __device__ __forceinline__ constexpr int halves() { return
 struct tile_state {
     unsigned int *next_tile; /* ticket counter for dynamic tile ids */
     volatile word *desc;     /* [tile][words]: each tile's descriptor */
-    unsigned int words;      /* words per descriptor: order x d x halves */
+    unsigned int words;      /* words per descriptor: desc_words(order x d x halves) */
 };
+
+/* Words a descriptor of w words takes in the table: an odd count above 1
+ * gets one word of padding, so that every descriptor starts 16 bytes
+ * aligned and a poll reads it in pairs (load_pair).  Read word by word,
+ * orders 5 and 7 ran slower than 6 and 8 (H200, 2^28 int32: 0.693 and
+ * 0.713 ms against 0.631 and 0.680).  One word (plain sums, compaction)
+ * stays one. */
+__host__ __device__ constexpr int desc_words(int w) { return w > 1 ? (w + 1) / 2 * 2 : w; }
 
 /*
  * Warp 0: publish state s of tile `id` with `status`.  Lane w sends word
@@ -435,15 +443,14 @@ __device__ unsigned int read_descriptor(tile_state st, long tile, state<U, K, D>
     }
     const volatile word *d = st.desc + (size_t)tile * st.words;
     constexpr int W = K * D * halves<U>(); /* the descriptor's words: every kernel's order is its K */
-    word all[W];
-    if (W % 2 == 0) {
+    constexpr int WP = desc_words(W);      /* with its padding, never published */
+    word all[WP];
+    if (WP % 2 == 0) {
 #pragma unroll
-        for (int w = 0; w < W; w += 2)
+        for (int w = 0; w < WP; w += 2)
             load_pair(d + w, &all[w], &all[w + 1]);
     } else {
-#pragma unroll
-        for (int w = 0; w < W; w++)
-            all[w] = d[w];
+        all[0] = d[0];
     }
     unsigned int status = status_of(all[0]), agree = 1;
     clear(s);
@@ -1358,6 +1365,35 @@ __global__ void __launch_bounds__(TILE_THREADS, MINB_PLAIN)
 /* ---- stages 2 and 3: decoding, k orders, d components ---------------------------- */
 
 /*
+ * Orders from which a decode adds its odd orders' sums on the FMA pipe.
+ * Each SM quarter adds 16 lanes of int32 a cycle on its integer pipe and
+ * as many by IMAD on its FMA pipe.  A decode of 8 orders makes 16 adds an
+ * element (8 a pass); ncu found its integer pipe 40 % busy against 19 %
+ * for the FMA pipe (H200, 2^26 int32), the compiler having put a third
+ * of the adds on the FMA pipe by itself.  With the odd orders' adds as
+ * IMADs by a 1 it cannot see (order_add), order 8 ran 0.7-1.6 % faster in
+ * each of four calls (H200, 2^28 int32, mean 0.674 -> 0.666 ms).  Below 8
+ * orders the integer pipe is not the limit, and an IMAD's longer latency
+ * lengthens each order's chain of adds: orders 2, 4 and 5 lost up to 2 %,
+ * 6 and 7 neither won nor lost.  int64 adds (two instructions with a
+ * carry) stay plain.  docs/perf-notes.md, fifteenth session.
+ */
+#ifndef FMA_FROM_ORDER
+#define FMA_FROM_ORDER 8
+#endif
+__constant__ unsigned int one_for_fma = 1; /* a 1 the compiler cannot fold away */
+
+/* a + b, in a decode of K orders, for order j: a multiply-add by 1 (the
+ * FMA pipe) where FMA_FROM_ORDER says so, else a plain add (the integer
+ * pipe).  The same wrapping sum either way. */
+template <typename U, int K> __device__ __forceinline__ U order_add(U a, U b, int j)
+{
+    if (sizeof(U) == 4 && K >= FMA_FROM_ORDER && (j & 1))
+        return b * (U)one_for_fma + a;
+    return a + b;
+}
+
+/*
  * Decode this thread's run x[] in place, starting from state `in`: k
  * prefix sums of stride D, one after the other (component c is every
  * D-th element, starting at x[c]).  Returns the state after the run.
@@ -1371,7 +1407,9 @@ __device__ __forceinline__ state<U, K, D> decode_run(U (&x)[R], const state<U, K
      * stride D over x[], in place, that starts from the carry in.v[j][]:
      * x[i] += in.v[j][i] for i < D, then x[i] += x[i - D].  After it, x[] holds this
      * order's sums, which the next order sums again; out.v[j][c] is its
-     * last value of component c, x[R - D + c]. */
+     * last value of component c, x[R - D + c].  (The reference writes the
+     * second add as order_add, the same sum on another pipe at order 8;
+     * a plain += is as right, and about 1 % slower there.) */
 #pragma unroll
     for (int j = 0; j < K; j++) {
         if (j >= order)
@@ -1381,7 +1419,7 @@ __device__ __forceinline__ state<U, K, D> decode_run(U (&x)[R], const state<U, K
             x[i] += in.v[j][i];
 #pragma unroll
         for (int i = D; i < R; i++)
-            x[i] += x[i - D];
+            x[i] = order_add<U, K>(x[i], x[i - D], j);
 #pragma unroll
         for (int c = 0; c < D; c++)
             out.v[j][c] = x[R - D + c];
@@ -1650,7 +1688,7 @@ static cudaError_t launch_decode(const U *in, U *out, size_t n)
 {
     constexpr int RUN = decode_run_bytes<U, K, D>();
     const size_t tiles = (n + shape<U, D, RUN>::TILE - 1) / shape<U, D, RUN>::TILE;
-    const unsigned int words = (unsigned int)(K * D * (int)(sizeof(U) / 4));
+    const unsigned int words = (unsigned int)desc_words(K * D * (int)(sizeof(U) / 4));
     const size_t smem = sizeof(tile_smem<U, U, K, D, RUN, folded<U, K, D, RUN>()>);
     tile_state st;
     binomials<U> bin;
