@@ -75,7 +75,15 @@
  * engine's bulk copies (5-10 % slower everywhere), a look-back window's
  * sum a value per lane at orders above 1 (sum_by_component's halving,
  * within noise), the warps' totals by lane rows before A with the warp
- * scan after the look-back (order 8 0.68 -> 0.72 ms).
+ * scan after the look-back (order 8 0.68 -> 0.72 ms).  Dropped in the
+ * fifteenth (docs/device-runs/2026-11-24-lab7-session15/, order 8 against
+ * the reference in the same call): 8 warps with runs of 256 bytes and 3
+ * blocks per SM, again (0.682 against 0.670), 8 warps and 4 blocks (0.693;
+ * order 1 0.552 against 0.560), the warp scan an order at a time (k plain
+ * sum scans, each fed by the orders below: a sixth of the multiply-adds,
+ * within noise, with or without predicated shuffles), the warps' totals
+ * by a warp reduction before the first barrier and the warp scan after it
+ * (0.670-0.677 against 0.675-0.677).
  */
 #ifndef TILE_THREADS
 #define TILE_THREADS 512 /* 16 warps */
