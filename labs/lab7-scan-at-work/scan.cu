@@ -369,10 +369,12 @@ struct tile_state {
 
 /* Words a descriptor of w words takes in the table: an odd count above 1
  * gets one word of padding, so that every descriptor starts 16 bytes
- * aligned and a poll reads it in pairs (load_pair).  Read word by word,
- * orders 5 and 7 ran slower than 6 and 8 (H200, 2^28 int32: 0.693 and
- * 0.713 ms against 0.631 and 0.680).  One word (plain sums, compaction)
- * stays one. */
+ * aligned and a poll reads it in pairs (load_pair).  Unpadded, every
+ * other tile's descriptor was not, so polls read odd descriptors word by
+ * word (volatile loads of system scope), and orders 5 and 7 ran slower
+ * than 8; padded, in one call, order 5 0.688 -> 0.620 ms and order 7
+ * 0.706 -> 0.650 (H200, 2^28 int32; docs/perf-notes.md, fifteenth
+ * session).  One word (plain sums, compaction) stays one. */
 __host__ __device__ constexpr int desc_words(int w) { return w > 1 ? (w + 1) / 2 * 2 : w; }
 
 /*
