@@ -1384,8 +1384,8 @@ __global__ void __launch_bounds__(TILE_THREADS, MINB_PLAIN)
  * IMADs by a 1 it cannot see (order_add), order 8 ran 0.7-1.6 % faster in
  * each of four calls (H200, 2^28 int32, mean 0.674 -> 0.666 ms).  Below 8
  * orders the integer pipe is not the limit, and an IMAD's longer latency
- * lengthens each order's chain of adds: orders 2, 4 and 5 lost up to 2 %,
- * 6 and 7 neither won nor lost.  int64 adds (two instructions with a
+ * lengthens each order's chain of adds: orders 2 to 5 lost up to 3 %, 6
+ * and 7 neither won nor lost.  int64 adds (two instructions with a
  * carry) stay plain.  docs/perf-notes.md, fifteenth session.
  */
 #ifndef FMA_FROM_ORDER
