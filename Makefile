@@ -239,6 +239,7 @@ else
 	@sh tests/labs.sh
 endif
 	@sh tests/bad-submissions.sh
+	@sh tests/attacks.sh
 	@sh tests/sandbox.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/lab7-lookback.sh

@@ -1,0 +1,1 @@
+s|#include "ops.cuh"|#include "ops.cuh"\n#include <cub/cub.cuh>|
