@@ -4,6 +4,7 @@
  * forked lanes whose verdicts come back through a file each.
  */
 #define _GNU_SOURCE
+#include "safefile.h"
 #include "correctness.h"
 
 #include <errno.h>
@@ -177,10 +178,11 @@ static int read_lane(grade_run *g, const char *path)
 /* The lane's own process: its groups' cases in its own scratch folder,
  * then every verdict written for the parent, ended by an index of -1. */
 static void lane_main(grade_run *g, const run_plan *plan, const unsigned char *mine,
-                      int emu_unavailable, const char *dir, const char *results)
+                      int emu_unavailable, const char *dir, const char *box, const char *results)
 {
     run_plan mine_plan = *plan;
     mine_plan.work = dir;
+    mine_plan.box = box;
     run_groups(g, &mine_plan, mine, emu_unavailable, 0);
     FILE *f = fopen(results, "wb");
     int ok = f != NULL;
@@ -196,23 +198,26 @@ static void lane_main(grade_run *g, const run_plan *plan, const unsigned char *m
 }
 
 /* Start lane l in a child process; its pid, or -1 when it could not start
- * (its groups then run here). */
+ * (its groups then run here).  Its logs and results in a folder of the
+ * grader's (work/laneL), its program's outputs in one of the student's
+ * (box/laneL, made with no link followed: safefile.h). */
 static pid_t start_lane(grade_run *g, const run_plan *plan, const unsigned char *mine,
                         int emu_unavailable, int l, char *results, size_t len)
 {
-    char dir[1100];
+    char dir[1100], box[1100];
     snprintf(dir, sizeof dir, "%s/lane%d", plan->work, l);
+    snprintf(box, sizeof box, "%s/lane%d", plan->box, l);
     snprintf(results, len, "%s/lane%d.results", plan->work, l);
     remove(results);
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+    if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || safe_mkdir(box, 0700) != 0)
         return -1;
     if (plan->sandbox && plan->sandbox->uid >= 0)
-        sandbox_hand_over(dir, plan->sandbox->uid, plan->sandbox->gid);
+        sandbox_hand_over(box, plan->sandbox->uid, plan->sandbox->gid);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0)
-        lane_main(g, plan, mine, emu_unavailable, dir, results);
+        lane_main(g, plan, mine, emu_unavailable, dir, box, results);
     return pid;
 }
 

@@ -121,6 +121,26 @@ static int fail(char *why, size_t len, const char *what, const char *path)
     return -1;
 }
 
+/* Make the bind at path read-only with every mount below it (/sys holds
+ * the cgroup file system, whose files a process could otherwise write:
+ * a remount reaches only the top mount).  mount_setattr with
+ * AT_RECURSIVE (Linux 5.12); where it is missing, the top mount only. */
+static int read_only_tree(const char *path, char *why, size_t len)
+{
+#ifdef SYS_mount_setattr
+    struct { unsigned long long set, clr, prop, userns; } attr = {0x1 /* MOUNT_ATTR_RDONLY */, 0,
+                                                                  0, 0};
+    if (syscall(SYS_mount_setattr, AT_FDCWD, path, 0x8000 /* AT_RECURSIVE */, &attr,
+                sizeof attr) == 0)
+        return 0;
+    if (errno != ENOSYS)
+        return fail(why, len, "read-only (recursive) of", path);
+#endif
+    if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | kept_flags(path), NULL))
+        return fail(why, len, "read-only remount of", path);
+    return 0;
+}
+
 /* Bind OLD+path at path (a link stays a link); read-only unless rw. */
 static int bind_one(const char *path, int rw, char *why, size_t len)
 {
@@ -156,9 +176,7 @@ static int bind_one(const char *path, int rw, char *why, size_t len)
     }
     if (mount(src, path, NULL, MS_BIND | MS_REC, NULL) != 0)
         return fail(why, len, "bind", path);
-    if (!rw && mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | kept_flags(path), NULL))
-        return fail(why, len, "read-only remount of", path);
-    return 0;
+    return rw ? 0 : read_only_tree(path, why, len);
 }
 
 /* A fresh tmpfs at path (made if missing). */
@@ -316,29 +334,22 @@ static void init_reap(pid_t program, int to_waiter)
     _exit(0); /* and the kernel ends what the program left running */
 }
 
-/* In a cell: a new mount namespace only (and a user namespace when not
- * root), the view built in it, no PID 1 of its own. */
-static int enter_in_cell(const fsview *v, char *why, size_t len)
-{
-    uid_t uid = geteuid();
-    gid_t gid = getegid();
-    if (unshare(CLONE_NEWNS | (uid ? CLONE_NEWUSER : 0)) != 0)
-        return snprintf(why, len, "unshare(mount namespace): %s", strerror(errno)), -1;
-    if (uid != 0 && (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), map_ids(uid, gid, why, len)))
-        return -1;
-    return build_root(v, why, len);
-}
-
 /* The witness cell's mounts, in PID 1 of its new namespaces: a /proc of
- * them (ncu follows its target through it); the rest of the machine's
- * filesystem stays as it is (ncu is trusted, and starts the sandbox). */
+ * them (ncu follows its target through it), then the student's view
+ * around both ncu and the program (the view lists ncu's folder), so that
+ * neither reaches more of the machine than the program alone would (a
+ * process of the same user could reach ncu's root through /proc).  With
+ * no view (policy unsandboxed) the machine's filesystem stays, but /tmp
+ * is still a private one: ncu's lock and tracking folders there belong
+ * to the cell's user, not to an earlier root run. */
 static int cell_mounts(const fsview *v, char *why, size_t len)
 {
-    (void)v;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
         return fail(why, len, "mount", "/proc of the witness cell");
-    return 0;
+    if (v)
+        return build_root(v, why, len);
+    return tmpfs_at("/tmp", "mode=1777,size=" SANDBOX_TMPFS_SIZE, why, len);
 }
 
 /* New mount, PID, network and IPC namespaces (and a user namespace when
@@ -389,12 +400,12 @@ static int split_namespaces(const fsview *v, int (*setup)(const fsview *, char *
     return 0;
 }
 
-int fsview_cell_enter(char *why, size_t len)
+int fsview_cell_enter(const fsview *v, char *why, size_t len)
 {
-    return split_namespaces(NULL, cell_mounts, why, len);
+    return split_namespaces(v, cell_mounts, why, len);
 }
 
 int fsview_enter(const fsview *v, char *why, size_t len)
 {
-    return v->in_cell ? enter_in_cell(v, why, len) : split_namespaces(v, build_root, why, len);
+    return split_namespaces(v, build_root, why, len);
 }

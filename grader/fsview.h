@@ -36,10 +36,9 @@ typedef enum {
 } fsview_kind;
 
 typedef struct fsview_s {
-    int in_cell;   /* entered inside a witness cell (fsview_cell_enter): only a new
-                      mount namespace (and user namespace when not root); the cell's
-                      PID, network and IPC namespaces and its /proc are kept, so
-                      that a profiler in the cell can follow the program */
+    int in_cell;   /* the view of a witness cell (fsview_cell_enter): its /proc is
+                      the cell's, mounted before the view is built, so that the
+                      profiler in the cell can follow the program */
     int n;
     char path[FSVIEW_MAX][FSVIEW_PATH]; /* absolute, symbolic links resolved */
     fsview_kind kind[FSVIEW_MAX];
@@ -67,14 +66,16 @@ int fsview_covers(const fsview *v, const char *path, fsview_kind kind);
 int fsview_enter(const fsview *v, char *why, size_t len);
 /*
  * A witness cell (witness.h): new PID, network, IPC and mount namespaces
- * (and a user namespace when not root) with a /proc of their own, for a
- * profiler that then starts the sandboxed program through
- * `grade --sandbox-exec` (a view with in_cell set).  Profiler and program
- * share the cell, so the profiler's process tracking and its local
- * sockets work; the machine's network, processes and IPC stay out of
- * reach.  Returns 0 in a process inside the cell (the caller's stays
- * outside as the waiter, as with fsview_enter); -1 with the reason.
+ * (and a user namespace when not root) with a /proc of their own and,
+ * when v is not NULL, the view v (with in_cell set, listing the
+ * profiler's own folder) around everything in the cell; a private /tmp
+ * always.  The profiler then starts the program through
+ * `grade --sandbox-exec`, which only cleans its environment and limits:
+ * profiler and program share the view, the cell's processes, its /tmp
+ * (the profiler's tracking sockets) and its user.  Returns 0 in a process
+ * inside the cell (the caller's stays outside as the waiter, as with
+ * fsview_enter); -1 with the reason.
  */
-int fsview_cell_enter(char *why, size_t len);
+int fsview_cell_enter(const fsview *v, char *why, size_t len);
 
 #endif /* FSVIEW_H */

@@ -25,21 +25,10 @@
 #include "run.h"
 #include "tunables.h"
 #include "sandbox.h"
+#include "safefile.h"
 
-/* Read a whole small file (the JSON result) into buf; -1 if absent/too big. */
-static int slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    size_t got = fread(buf, 1, size - 1, f);
-    int more = fgetc(f) != EOF;
-    fclose(f);
-    buf[got] = '\0';
-    return more ? -1 : 0;
-}
-
-/* The first size - 1 bytes of a file, NUL-terminated ("" when unreadable). */
+/* The first size - 1 bytes of a log of the grader's own folder,
+ * NUL-terminated ("" when unreadable). */
 static void read_head(const char *path, char *buf, size_t size)
 {
     FILE *f = fopen(path, "rb");
@@ -292,7 +281,7 @@ static void check_copy(const suite_case *c, const uint32_t *got, void **in, chec
  * it with munmap(got, size). */
 static uint32_t *map_raw(const char *bin_path, size_t words, int *copies, long *size)
 {
-    int fd = open(bin_path, O_RDONLY);
+    int fd = safe_open_read(bin_path, -1, NULL); /* the student's folder: safefile.h */
     struct stat st;
     *copies = 0;
     *size = -1;
@@ -494,7 +483,7 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
     } else if (!st->exited || (st->code != 0 && st->code != EXIT_SELF_CHECK_FAILED)) {
         t->verdict = V_NO_RESULT;
         snprintf(t->detail, sizeof t->detail, "%s: %s", how, excerpt);
-    } else if (slurp(json_path, text, sizeof text) != 0) {
+    } else if (safe_slurp(json_path, text, sizeof text) != 0) {
         t->verdict = V_NO_RESULT;
         snprintf(t->detail, sizeof t->detail, "no readable result file (%s)", how);
     } else {
@@ -506,7 +495,7 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
         if (!plan->no_raw)
             judge_output(c, bin_path, t);
     }
-    remove(bin_path); /* judged: raw outputs can be large */
+    safe_unlink(bin_path); /* judged: raw outputs can be large */
 }
 
 int test_hung(const test_result *t)
@@ -518,12 +507,13 @@ int test_hung(const test_result *t)
 void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
 {
     char prefix[1200], log[1300], json_path[1300], bin_path[1300], excerpt[700];
-    snprintf(prefix, sizeof prefix, "%s/case", plan->work);
-    snprintf(log, sizeof log, "%s.log", prefix);
+    /* outputs in the student's folder, the log in the grader's (safefile.h) */
+    snprintf(prefix, sizeof prefix, "%s/case", plan->box);
+    snprintf(log, sizeof log, "%s/case.log", plan->work);
     snprintf(json_path, sizeof json_path, "%s.json", prefix);
     snprintf(bin_path, sizeof bin_path, "%s.bin", prefix);
-    remove(json_path);
-    remove(bin_path);
+    safe_unlink(json_path);
+    safe_unlink(bin_path);
 
     case_cmd cmd;
     case_command(plan, c, prefix, &cmd);

@@ -14,7 +14,10 @@
 
 typedef struct {
     const char *binary;  /* lab binary to run */
-    const char *work;    /* scratch folder for its output files */
+    const char *work;    /* the grader's own folder for the run's logs and lists: the
+                            student's code can neither see nor write it */
+    const char *box;     /* the student-writable folder (inside the view) where the
+                            binary writes its results: read only through safefile.h */
     int reps, warmup;    /* passed through: reps >= 1 also repeats the run */
     double timeout_s;    /* the binary's own watchdog; the grader kills 10 s later */
     const char *emu_binary; /* build for the CPU emulator, for cases with a schedule */

@@ -45,7 +45,8 @@
 
 
 static const char *top;
-static char work[512];
+static char work[512]; /* the grader's own: logs, lists (0700, never handed over) */
+static char box[600];  /* work/box: the student's, the only folder its code may write */
 
 
 /* Look for forbidden shortcuts in every collected file; 1 (reason in why)
@@ -54,7 +55,7 @@ static int scan_forbidden(const suite *s, char *why, size_t len)
 {
     for (int f = 0; f < s->nfiles; f++) {
         char path[800];
-        snprintf(path, sizeof path, "%s/src/%s", work, s->files[f]);
+        snprintf(path, sizeof path, "%s/src/%s", box, s->files[f]);
         FILE *in = fopen(path, "rb");
         if (!in)
             continue;
@@ -250,6 +251,11 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         return GRADE_FAILURE;
     }
     snprintf(work, sizeof work, "%s", real);
+    snprintf(box, sizeof box, "%s/box", work);
+    if (mkdir(box, 0700) != 0) {
+        fprintf(stderr, "grade: cannot make %s: %s\n", box, strerror(errno));
+        return GRADE_FAILURE;
+    }
     kit_make_init(top, work);
     return GRADE_OK;
 }
@@ -277,11 +283,11 @@ static int isolate(grade_run *g, const grade_opts *o, sandbox *sb)
     double took = 0;
     if (strcmp(g->backend, "gpu") == 0 && isolation_gpu_nodes(why, sizeof why) != 0)
         fprintf(stderr, "grade: warning: %s\n", why);
-    int ok = isolation_kit_view(&view, top, work, why, sizeof why) == 0;
+    int ok = isolation_kit_view(&view, top, box, why, sizeof why) == 0;
     if (ok) {
         sb->view = &view;
         if (sb->uid >= 0)
-            sandbox_hand_over(work, sb->uid, sb->gid); /* the probe starts in it */
+            sandbox_hand_over(box, sb->uid, sb->gid); /* the probe starts in it */
         ok = isolation_probe(sb, top, work, why, sizeof why, &took) == 0;
     }
     if (getenv("GRADE_TRACE"))
@@ -328,7 +334,7 @@ static int prepare(grade_run *g, const grade_opts *o, sandbox *sb)
                  o->submissions[i]);
     }
     /* The sandbox students' builds and runs get; as root, also another user. */
-    sandbox_defaults(sb, work);
+    sandbox_defaults(sb, box);
     int picked = geteuid() == 0 ? sandbox_pick_user(top, &sb->uid, &sb->gid, why, sizeof why) : 0;
     if (picked < 0)
         fprintf(stderr, "grade: warning: students' code runs as root (%s)\n", why);
@@ -353,8 +359,8 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
     printf("grade: building %s for the %s...\n", g->submission,
            strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator");
     fflush(stdout);
-    snprintf(src, sizeof src, "%s/src", work);
-    snprintf(student, 700, "%s/student", work);
+    snprintf(src, sizeof src, "%s/src", box);
+    snprintf(student, 700, "%s/student", box);
     snprintf(log, sizeof log, "%s/build.log", work);
     const char *paths[16];
     int npaths = o->nsubmissions;
@@ -377,9 +383,9 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
         g->build_failed = 1; /* nothing of it is built or run */
     } else {
         if (sb->uid >= 0)
-            sandbox_hand_over(work, sb->uid, sb->gid); /* the scratch folder and the sources */
+            sandbox_hand_over(box, sb->uid, sb->gid); /* the student's folder and the sources */
         if (want_emu) {
-            snprintf(student_emu, 700, "%s/student-emu", work);
+            snprintf(student_emu, 700, "%s/student-emu", box);
             emu_build = kit_build_start(src, student_emu, emu_log, 1, LIMIT_BUILD_S, sb);
         }
         if (kit_build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
@@ -436,7 +442,7 @@ int main(int argc, char **argv)
                      : strcmp(g.backend, "gpu") == 0 ? LIMIT_RUN_GPU_S : LIMIT_RUN_EMU_S;
     int progress = isatty(STDERR_FILENO); /* a live counter, only on a terminal */
 
-    run_plan plan = {.binary = student, .work = work, .reps = 1, .warmup = 0,
+    run_plan plan = {.binary = student, .work = work, .box = box, .reps = 1, .warmup = 0,
                      .timeout_s = timeout, .emu_binary = student_emu[0] ? student_emu : NULL,
                      .sandbox = &sb};
     correctness_opts co = {o.lanes > 0 ? o.lanes : default_lanes(g.backend), emu_unavailable,
@@ -444,12 +450,12 @@ int main(int argc, char **argv)
     run_correctness(&g, &plan, &co);
     tally(&g);
     if (o.sanitize) {
-        run_plan san = {.binary = student, .work = work, .reps = 0, .warmup = 0,
+        run_plan san = {.binary = student, .work = work, .box = box, .reps = 0, .warmup = 0,
                         .timeout_s = timeout, .sandbox = &sb};
         run_sanitizers(&g, &san, progress);
         tally(&g);
     }
-    run_speed_tests(&g, student, ref, work, timeout, &sb);
+    run_speed_tests(&g, student, ref, work, box, timeout, &sb);
     tally(&g);
     g.seconds = now_s() - start - g.build_seconds;
     show_paths(&g);

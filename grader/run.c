@@ -55,11 +55,12 @@ int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
     return run_watched(argv, log_path, timeout_s, NULL, 0, sb, st);
 }
 
-/* The size of a file, or -1 when it is not there. */
+/* The size of a file, or -1 when it is not there (the name itself: a
+ * link the student put there is not followed). */
 static long long file_size(const char *path)
 {
     struct stat s;
-    return path && stat(path, &s) == 0 ? (long long)s.st_size : -1;
+    return path && lstat(path, &s) == 0 ? (long long)s.st_size : -1;
 }
 
 /* spawn()'s prepare hook: enter the sandbox, or end with 126 and why. */

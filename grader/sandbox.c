@@ -165,19 +165,50 @@ static void clean_environment(int in_cell)
         putenv(saved[i]);
 }
 
+/* Become the sandbox's user (when one is set): nothing done before can be
+ * undone after. */
+static int become_user(const sandbox *sb, char *why, size_t len)
+{
+    if (sb->uid < 0)
+        return 0;
+    if (setgroups(0, NULL) || setgid((gid_t)sb->gid) || setuid((uid_t)sb->uid))
+        return snprintf(why, len, "cannot switch to uid %d: %s", sb->uid, strerror(errno)), -1;
+    if (setuid(0) == 0)
+        return snprintf(why, len, "privileges could be regained"), -1;
+    setenv("USER", "nobody", 1);
+    return 0;
+}
+
+/* The profiler's cell (witness.h): the profiler keeps the grader's
+ * environment, but runs in the student's view and as the student's user
+ * (a program it starts has no more rights than in an ordinary run). */
+static int enter_cell(const sandbox *sb, char *why, size_t len)
+{
+    close_inherited();
+    if (set_limit(RLIMIT_CORE, 0) ||
+        (sb->max_procs && sb->uid >= 0 && set_limit(RLIMIT_NPROC, sb->max_procs)))
+        return snprintf(why, len, "setrlimit: %s", strerror(errno)), -1;
+    if (fsview_cell_enter(sb->view, why, len) != 0)
+        return -1;
+    setenv("TMPDIR", "/tmp", 1);
+    if (sb->home) {
+        setenv("HOME", sb->home, 1);
+        if (chdir(sb->home) != 0)
+            return snprintf(why, len, "chdir %s: %s", sb->home, strerror(errno)), -1;
+    }
+    return become_user(sb, why, len) || drop_privileges(why, len) ? -1 : 0;
+}
+
 int sandbox_enter(const sandbox *sb, char *why, size_t len)
 {
     const char *sim = getenv("GRADE_SANDBOX_SIMULATE_FAILURE");
     if ((sb->view || sb->cell) && sim && *sim && strcmp(sim, "0") != 0)
         return snprintf(why, len, "unshare: Operation not permitted (simulated: "
                                   "GRADE_SANDBOX_SIMULATE_FAILURE is set)"), -1;
-    if (sb->cell) { /* the profiler's cell: the grader's own trusted environment */
-        close_inherited();
-        return set_limit(RLIMIT_CORE, 0) ? snprintf(why, len, "setrlimit: %s", strerror(errno)), -1
-                                         : fsview_cell_enter(why, len);
-    }
+    if (sb->cell)
+        return enter_cell(sb, why, len);
     /* 1. Environment: an allowlist, then HOME and TMPDIR in the scratch folder. */
-    clean_environment(sb->view && sb->view->in_cell);
+    clean_environment(sb->profiled);
     if (!getenv("PATH"))
         setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
     setenv("LANG", "C", 1);
@@ -209,13 +240,8 @@ int sandbox_enter(const sandbox *sb, char *why, size_t len)
         return snprintf(why, len, "chdir %s: %s", sb->home, strerror(errno)), -1;
 
     /* 4. Identity last: after it, nothing above could be undone. */
-    if (sb->uid >= 0) {
-        if (setgroups(0, NULL) || setgid((gid_t)sb->gid) || setuid((uid_t)sb->uid))
-            return snprintf(why, len, "cannot switch to uid %d: %s", sb->uid, strerror(errno)), -1;
-        if (setuid(0) == 0)
-            return snprintf(why, len, "privileges could be regained"), -1;
-        setenv("USER", "nobody", 1);
-    }
+    if (become_user(sb, why, len))
+        return -1;
     return sb->view ? drop_privileges(why, len) : 0;
 }
 

@@ -23,9 +23,13 @@ typedef struct sandbox_s {
     int uid, gid;                  /* >= 0: run as this user and group */
     int isolate_net;               /* without a view: try a new, empty network namespace */
     int cell;                      /* a witness cell for a profiler (fsview_cell_enter):
-                                      nothing else is applied here; the program
-                                      the profiler starts enters its sandbox through
+                                      the view (when set) around the profiler, a
+                                      private /tmp, then the user; the environment
+                                      is kept; the program the profiler starts
+                                      enters the rest of its sandbox through
                                       `grade --sandbox-exec` (sandbox_exec.h) */
+    int profiled;                  /* started by a profiler in a cell: its variables
+                                      (injection, tracking) are kept */
     const struct fsview_s *view;   /* what of the filesystem it sees (fsview.h), or NULL
                                       for all of it (then nothing is isolated but the
                                       network, where permitted) */

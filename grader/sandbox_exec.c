@@ -1,72 +1,35 @@
 /*
- * sandbox_exec.c - `grade --sandbox-exec`: enter a student's sandbox and
- * run the program, as run.c does in a forked child, but as a command of
- * its own.  A witness (witness.h) needs it: the profiler that times the
- * student's kernels must start the program itself and stay outside its
- * view, so the sandbox is entered one step later, by this command, which
- * the profiler starts inside the witness cell.
+ * sandbox_exec.c - `grade --sandbox-exec`: the last steps of a student's
+ * sandbox, as a command of its own.  A witness (witness.h) needs it: the
+ * profiler that times the student's kernels must start the program
+ * itself.  The witness cell (fsview_cell_enter) already holds the
+ * student's view, private /tmp and user around the profiler; this
+ * command, started by the profiler inside the cell, cleans the
+ * environment (keeping the profiler's variables), sets the limits, moves
+ * to the scratch folder and sends the program's output to its own log,
+ * then runs the program.
  *
- *   grade --sandbox-exec [--home DIR] [--max-file BYTES] [--ro PATH]...
- *         [--rw PATH]... [--mask PATH]... -- PROGRAM ARGS...
+ *   grade --sandbox-exec [--home DIR] [--max-file BYTES] [--log FILE]
+ *         -- PROGRAM ARGS...
  *
- * The view is built with in_cell set (fsview.h), plus what the profiler
- * named in the variables it gave us: its libraries (read-only) and its
- * process-tracking folder under /tmp (writable: its sockets live there).
+ * The program's output goes to FILE (in the student's folder) and not to
+ * the profiler's: the profiler's report, which the grader reads back,
+ * is on a file of the grader's that the program can neither write nor
+ * reopen.
  */
 #define _GNU_SOURCE
 #include "sandbox_exec.h"
 
-#include <limits.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsview.h"
 #include "sandbox.h"
 
-/* One absolute path a profiler variable names: a folder as it is, a file
- * by its folder; under /tmp writable (the tracking sockets), else
- * read-only.  Paths already in the view, or gone, are left. */
-static void add_profiler_path(fsview *v, const char *path)
-{
-    char dir[PATH_MAX];
-    struct stat st;
-    snprintf(dir, sizeof dir, "%s", path);
-    if (stat(dir, &st) != 0)
-        return;
-    if (!S_ISDIR(st.st_mode))
-        *strrchr(dir, '/') = '\0';
-    if (!dir[0] || !strcmp(dir, "/") || !strcmp(dir, "/tmp"))
-        return;
-    fsview_kind kind = strncmp(dir, "/tmp/", 5) == 0 ? FSV_RW : FSV_RO;
-    if (!fsview_covers(v, dir, kind))
-        (void)fsview_add(v, dir, kind);
-}
-
-/* Every absolute path in the values of the profiler's variables
- * (NV_*, NVIDIA*, CUDA_INJECTION*: ncu's injection and tracking). */
-static void add_profiler_paths(fsview *v)
-{
-    extern char **environ;
-    for (char **e = environ; *e; e++) {
-        if (strncmp(*e, "NV", 2) != 0 && strncmp(*e, "CUDA_INJECTION", 14) != 0)
-            continue;
-        const char *p = strchr(*e, '=');
-        for (p = p ? p + 1 : *e; (p = strchr(p, '/')) != NULL;) {
-            size_t n = strcspn(p, ": \t\n\"',;");
-            char path[PATH_MAX];
-            snprintf(path, sizeof path, "%.*s", (int)(n < sizeof path ? n : sizeof path - 1), p);
-            if (strchr(" =:\n\"", p[-1])) /* a path's start, not a '/' inside a word */
-                add_profiler_path(v, path);
-            p += n ? n : 1;
-        }
-    }
-}
-
 /* The options before "--"; the index of the program's name, or -1. */
-static int parse(int argc, char **argv, sandbox *sb, fsview *v)
+static int parse(int argc, char **argv, sandbox *sb, const char **log)
 {
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
@@ -79,33 +42,45 @@ static int parse(int argc, char **argv, sandbox *sb, fsview *v)
             sb->home = val;
         else if (!strcmp(o, "--max-file"))
             sb->max_file = strtoull(val, NULL, 10);
-        else if (!strcmp(o, "--ro") || !strcmp(o, "--rw") || !strcmp(o, "--mask")) {
-            fsview_kind k = o[2] == 'r' ? (o[3] == 'o' ? FSV_RO : FSV_RW) : FSV_MASK;
-            if (fsview_add(v, val, k) < 0)
-                return -1;
-        } else
+        else if (!strcmp(o, "--log"))
+            *log = val;
+        else
             return -1;
     }
     return -1;
 }
 
+/* stdout and stderr into the program's own log (its folder is the
+ * student's: no link followed, a new file). */
+static int to_log(const char *log)
+{
+    unlink(log);
+    int fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
 int sandbox_exec_main(int argc, char **argv)
 {
-    static fsview v;
     sandbox sb;
+    const char *log = NULL;
     char why[512];
-    fsview_init(&v);
     sandbox_defaults(&sb, NULL);
-    sb.uid = sb.gid = -1; /* the cell's user: the profiler must reach the program */
-    int prog = parse(argc, argv, &sb, &v);
+    sb.uid = sb.gid = -1;  /* the cell's user already */
+    sb.isolate_net = 0;    /* the cell's network namespace already */
+    sb.profiled = 1;
+    int prog = parse(argc, argv, &sb, &log);
     if (prog < 0) {
-        fprintf(stderr, "grade --sandbox-exec: usage: [--home D] [--max-file B] [--ro|--rw|--mask "
-                        "P]... -- PROGRAM ARGS...\n");
+        fprintf(stderr, "grade --sandbox-exec: usage: [--home D] [--max-file B] [--log F] "
+                        "-- PROGRAM ARGS...\n");
         return 2;
     }
-    v.in_cell = 1;
-    add_profiler_paths(&v);
-    sb.view = &v;
+    if (log && to_log(log) != 0) {
+        fprintf(stderr, "grader sandbox: cannot write %s\n", log);
+        return 126;
+    }
     if (sandbox_enter(&sb, why, sizeof why) != 0) {
         fprintf(stderr, "grader sandbox: %s\n", why);
         return 126;

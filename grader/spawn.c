@@ -31,7 +31,7 @@ static void child(char *const argv[], const spawn_opts *o)
         setpgid(0, 0);
     move_fd(open("/dev/null", O_RDONLY), STDIN_FILENO);
     if (o->out_path) {
-        int fd = open(o->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fd = open(o->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
         if (fd >= 0) {
             dup2(fd, STDOUT_FILENO);
             move_fd(fd, STDERR_FILENO);

@@ -220,6 +220,7 @@ static int settled(const grade_run *g, const int *which, int count)
 /* Every speed test: up to SPEED_ROUNDS rounds alternating the student's binary
  * and the reference; points from the ratio of the best medians. */
 void run_speed_tests(grade_run *g, const char *student, const char *ref, const char *work,
+                     const char *box,
                      double timeout, const sandbox *sb)
 {
     const suite *s = g->s;
@@ -249,9 +250,9 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
         fsview_add(&ref_view, ref, FSV_RO);
         ref_sb.view = &ref_view;
     }
-    run_plan mine = {.binary = student, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
+    run_plan mine = {.binary = student, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                      .timeout_s = timeout, .sandbox = sb};
-    run_plan theirs = {.binary = ref, .work = work, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
+    run_plan theirs = {.binary = ref, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                        .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
     for (int round = 0; round < SPEED_ROUNDS && count > 0 && !settled(g, which, count); round++)
         speed_round(g, which, cases, count, &mine, &theirs);

@@ -14,6 +14,7 @@
  * alternate student and reference (ref; scratch in work), a round only
  * while one could still raise a score.  Points follow score.h. */
 void run_speed_tests(grade_run *g, const char *student, const char *ref, const char *work,
+                     const char *box,
                      double timeout, const sandbox *sb);
 
 #endif /* SPEED_H */

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda_exit.h"
 #include "tunables.h"
 #include "sandbox.h"
+#include "safefile.h"
 
 int unit_compatible(const suite_case *a, const suite_case *b)
 {
@@ -50,18 +52,24 @@ static void case_excerpt(const char *log_text, int i, char *out, size_t len)
 }
 
 /* Write the case list; -1 when a case's options cannot go on a line (a
- * word with white space in it: the list is split at white space). */
+ * word with white space in it: the list is split at white space).  It is
+ * in the student's folder (the program reads it there): made afresh,
+ * never written through what an earlier run left (safefile.h). */
 static int write_cases(const run_plan *plan, const suite_case *const *cases, int count,
                        const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
+    int fd = safe_create(path, 0644);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
         return -1;
+    }
     int ok = 1;
     for (int i = 0; i < count && ok; i++) {
         char prefix[1200];
         case_cmd cmd;
-        snprintf(prefix, sizeof prefix, "%s/case%d", plan->work, i);
+        snprintf(prefix, sizeof prefix, "%s/case%d", plan->box, i);
         case_command(plan, cases[i], prefix, &cmd);
         fprintf(f, "k%d", i);
         for (int k = 0; k < cmd.argc; k++) {
@@ -69,8 +77,8 @@ static int write_cases(const run_plan *plan, const suite_case *const *cases, int
             fprintf(f, " %s", cmd.argv[k]);
         }
         fputc('\n', f);
-        snprintf(prefix, sizeof prefix, "%s/case%d.json", plan->work, i);
-        remove(prefix); /* a result left by an earlier unit is not this one's */
+        snprintf(prefix, sizeof prefix, "%s/case%d.json", plan->box, i);
+        safe_unlink(prefix); /* a result left by an earlier unit is not this one's */
     }
     return fclose(f) == 0 && ok ? 0 : -1;
 }
@@ -109,7 +117,7 @@ static void run_list(const run_plan *plan, const suite_case *const *cases, int c
     emu_env saved;
     emu_env_set(cases[0], plan->timeout_s, &saved);
     double per_case = plan->timeout_s + LIMIT_KILL_GRACE_S;
-    remove(progress);
+    safe_unlink(progress);
     run_watched(argv, log, per_case * count, progress, per_case, plan->sandbox ? &sb : NULL, st);
     emu_env_restore(&saved);
 }
@@ -118,8 +126,8 @@ int run_unit(const run_plan *plan, const suite_case *const *cases, int count, te
 {
     char list[1200], progress[1200], log[1200], prefix[1200], excerpt[700];
     static char text[1 << 16], log_text[1 << 20];
-    snprintf(list, sizeof list, "%s/unit.cases", plan->work);
-    snprintf(progress, sizeof progress, "%s/unit.progress", plan->work);
+    snprintf(list, sizeof list, "%s/unit.cases", plan->box);
+    snprintf(progress, sizeof progress, "%s/unit.progress", plan->box);
     snprintf(log, sizeof log, "%s/unit.log", plan->work);
     if (count == 1 || write_cases(plan, cases, count, list) != 0) {
         judge_case(plan, cases[0], &out[0]);
@@ -127,16 +135,13 @@ int run_unit(const run_plan *plan, const suite_case *const *cases, int count, te
     }
     run_status st;
     run_list(plan, cases, count, list, progress, log, &st);
-    FILE *f = fopen(progress, "r");
-    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[got] = '\0';
+    if (safe_slurp(progress, text, sizeof text) != 0)
+        text[0] = '\0'; /* no progress file (or not a plain one): no case finished */
     read_tail(log, log_text, sizeof log_text); /* where the case it died in wrote */
 
     for (int i = 0; i < count; i++) {
         int state = unit_case_state(text, i);
-        snprintf(prefix, sizeof prefix, "%s/case%d", plan->work, i);
+        snprintf(prefix, sizeof prefix, "%s/case%d", plan->box, i);
         if (state >= 0) { /* it ran to its end: judged as a process that exited so */
             run_status ended = {1, state, 0, 0, 0, 0.0};
             excerpt[0] = '\0';

@@ -17,6 +17,7 @@
 #include "fsview.h"
 #include "isolation.h"
 #include "sandbox.h"
+#include "safefile.h"
 #include "tunables.h"
 
 int witness_mode_get(witness_mode *mode, char *why, size_t len)
@@ -93,10 +94,12 @@ int witness_parse_csv(const char *path, double *ns, int *kernels)
     return header || *kernels ? 0 : -1;
 }
 
-/* `grade --sandbox-exec` and the view of sb, after ncu's options, into
- * wrap (NULL-terminated); the number of words, or -1 when they do not fit. */
-static int wrap_words(const char *ncu, const char *csv, const char *home, const sandbox *sb,
-                      unsigned long long max_file, char **wrap, int max)
+/* ncu's options, then `grade --sandbox-exec` with the program's own log,
+ * into wrap (NULL-terminated); the number of words, or -1.  No
+ * --log-file: ncu's report goes to its standard output, the grader's own
+ * log, which the program (its output sent elsewhere) cannot write. */
+static int wrap_words(const char *ncu, const char *home, const char *run_log,
+                      unsigned long long max_file, char **wrap)
 {
     static char self[PATH_MAX], max_file_text[32];
     static const char *const ncu_opts[] = {
@@ -110,52 +113,65 @@ static int wrap_words(const char *ncu, const char *csv, const char *home, const 
     wrap[a++] = (char *)ncu;
     for (size_t i = 0; i < sizeof ncu_opts / sizeof *ncu_opts; i++)
         wrap[a++] = (char *)ncu_opts[i];
-    wrap[a++] = "--log-file"; wrap[a++] = (char *)csv;
     wrap[a++] = self; wrap[a++] = "--sandbox-exec";
     wrap[a++] = "--home"; wrap[a++] = (char *)home;
+    wrap[a++] = "--log"; wrap[a++] = (char *)run_log;
     snprintf(max_file_text, sizeof max_file_text, "%llu", max_file);
     wrap[a++] = "--max-file"; wrap[a++] = max_file_text; /* the cell applies no limit itself */
-    for (int i = 0; sb && sb->view && i < sb->view->n; i++) {
-        if (a + 4 >= max)
-            return -1;
-        fsview_kind k = sb->view->kind[i];
-        wrap[a++] = k == FSV_RO ? "--ro" : k == FSV_RW ? "--rw" : "--mask";
-        wrap[a++] = (char *)sb->view->path[i];
-    }
     wrap[a++] = "--";
     wrap[a] = NULL;
     return a;
 }
 
+/* The cell's view: the student's, plus what ncu needs to run in it (its
+ * own folder and this grader's executable, read-only).  -1 when full. */
+static int cell_view(const fsview *student, const char *ncu, fsview *v)
+{
+    char real[PATH_MAX], self[PATH_MAX];
+    *v = *student;
+    v->in_cell = 1;
+    if (!realpath(ncu, real) || !realpath("/proc/self/exe", self))
+        return -1;
+    *strrchr(real, '/') = '\0';
+    if (!fsview_covers(v, real, FSV_RO) && fsview_add(v, real, FSV_RO) < 0)
+        return -1;
+    return fsview_covers(v, self, FSV_RO) || fsview_add(v, self, FSV_RO) >= 0 ? 0 : -1;
+}
+
 int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, witness_result *w,
                  char *why, size_t len)
 {
-    static char dir[PATH_MAX], priv[PATH_MAX], csv[PATH_MAX + 16];
+    static char box[PATH_MAX], priv[PATH_MAX], log[PATH_MAX + 16], run_log[PATH_MAX + 16];
     static char *wrap[PROGRAM_WRAP_MAX + 1];
+    static fsview view;
+    const sandbox *sb = plan->sandbox;
     memset(w, 0, sizeof *w);
-    /* Its files in work (the view shows it), ncu's log beside it, unseen. */
-    snprintf(dir, sizeof dir, "%s/witness", plan->work);
-    snprintf(priv, sizeof priv, "%s.witness", plan->work);
-    snprintf(csv, sizeof csv, "%s/ncu.csv", priv);
-    if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || (mkdir(priv, 0700) != 0 && errno != EEXIST))
+    /* The program's files in the student's folder, ncu's report in ours. */
+    snprintf(box, sizeof box, "%s/witness", plan->box);
+    snprintf(priv, sizeof priv, "%s/witness", plan->work);
+    snprintf(log, sizeof log, "%s/case.log", priv);
+    snprintf(run_log, sizeof run_log, "%s/run.log", box);
+    if (safe_mkdir(box, 0700) != 0 || (mkdir(priv, 0700) != 0 && errno != EEXIST))
         return snprintf(why, len, "cannot make the witness's folders: %s", strerror(errno)), -1;
-    remove(csv);
-    if (wrap_words(ncu, csv, dir, plan->sandbox, case_max_file(c), wrap, PROGRAM_WRAP_MAX) < 0)
-        return snprintf(why, len, "the sandbox view is too long for a witness command"), -1;
-    /* As root, the program runs as root without capabilities (ncu's
-     * tracking folder is root's own): it must be able to reach its binary in
-     * the scratch folder, which belongs to the sandbox user and is 0700. */
-    struct stat work_st;
-    int opened = geteuid() == 0 && stat(plan->work, &work_st) == 0 &&
-                 chmod(plan->work, (work_st.st_mode & 07777) | 0011) == 0;
-    if (geteuid() == 0)
-        chmod(plan->binary, 0755);
+    if (sb && sb->uid >= 0)
+        sandbox_hand_over(box, sb->uid, sb->gid);
+    if (wrap_words(ncu, box, run_log, case_max_file(c), wrap) < 0)
+        return snprintf(why, len, "cannot name the grader's executable for ncu"), -1;
+    /* ncu runs in a cell as the sandbox's user, in the student's view: a
+     * program it starts has no more rights than in any other run. */
     sandbox cell;
-    sandbox_defaults(&cell, NULL);
-    cell.uid = cell.gid = -1;
+    sandbox_defaults(&cell, box);
+    cell.uid = sb ? sb->uid : -1;
+    cell.gid = sb ? sb->gid : -1;
     cell.cell = 1;
+    if (sb && sb->view) {
+        if (cell_view(sb->view, ncu, &view) != 0)
+            return snprintf(why, len, "the sandbox view has no room for ncu"), -1;
+        cell.view = &view;
+    }
     run_plan p = *plan;
-    p.work = dir;
+    p.work = priv;
+    p.box = box;
     p.wrap = wrap;
     p.sandbox = &cell;
     p.witness = 1;
@@ -164,12 +180,9 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     p.warmup = WITNESS_WARMUP;
     p.timeout_s = WITNESS_TIMEOUT_S;
     judge_case(&p, c, &w->run);
-    if (opened)
-        chmod(plan->work, work_st.st_mode & 07777);
     double ns;
-    int parsed = witness_parse_csv(csv, &ns, &w->kernels);
-    remove(csv);
-    rmdir(priv);
+    int parsed = witness_parse_csv(log, &ns, &w->kernels);
+    remove(log);
     if (parsed != 0) {
         snprintf(why, len, "ncu wrote no kernel table (the run: %s %.300s)",
                  verdict_name(w->run.verdict), w->run.detail);

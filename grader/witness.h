@@ -12,13 +12,20 @@
  * a program that does less work when watched fails.
  *
  * Layout: the grader forks into a witness cell (fsview_cell_enter: its own
- * PID, network, IPC and mount namespaces), execs ncu there, and ncu starts
- * `grade --sandbox-exec <view> -- <lab binary> <case>` (sandbox_exec.h),
- * which enters the student's usual view before exec.  ncu's tracking needs
- * to share the PID and network namespaces with its target, hence the cell.
+ * PID, network, IPC and mount namespaces, the student's view with ncu's
+ * folder added, a private /tmp) and execs ncu there as the sandbox's user
+ * (as root: never root); ncu starts `grade --sandbox-exec -- <lab binary>
+ * <case>` (sandbox_exec.h), which cleans the environment, sets the limits
+ * and sends the program's output to its own log.  ncu's report goes to
+ * its standard output, a file of the grader's outside the view that the
+ * sandbox's user cannot open.  ncu's tracking needs to share the PID and
+ * network namespaces and /tmp with its target, hence the cell; ncu's
+ * lock and tracking folders in the private /tmp belong to the cell's user.
  *
  * What it does not stop: code in the student's process can tamper with
- * ncu's in-process collector, and work done off the GPU's kernels (host
+ * ncu's in-process collector, signal ncu (the same user: the run is then
+ * not witnessed), or, where the kernel lets a process trace another of
+ * its user (kernel.yama.ptrace_scope=0), ncu itself, and work done off the GPU's kernels (host
  * computation copied up) is not seen; the copy bound (speed.c) still
  * applies to the witnessed time.
  */

@@ -32,7 +32,7 @@ static test_result judge(const char *mode, kind_t kind, dtype_t dtype, size_t n)
     snprintf(c.tol, sizeof c.tol, "log2n");
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_KIND", kind == KIND_SCAN ? "scan" : "reduce", 1);
-    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .reps = 1,
+    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .box = work, .reps = 1,
                      .warmup = 0, .timeout_s = 2.0};
     test_result t;
     judge_case(&plan, &c, &t);

@@ -233,7 +233,7 @@ static test_result sanitized(const char *find, const char *mode)
     setenv("FAKE_FIND", find, 1);
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_KIND", "reduce", 1);
-    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .reps = 20,
+    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .box = work, .reps = 20,
                      .warmup = 3, .timeout_s = 2.0};
     test_result t;
     sanitize_case(tool, SAN_SYNCCHECK, &plan, 2.0, &c, &t);

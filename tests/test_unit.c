@@ -47,8 +47,8 @@ static int unit_of(const char *mode, int bad, int from)
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_SEED", seed, 1);
     setenv("FAKE_KIND", "scan", 1);
-    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .reps = 1,
-                     .warmup = 0, .timeout_s = 1.0};
+    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .box = work,
+                     .reps = 1, .warmup = 0, .timeout_s = 1.0};
     return run_unit(&plan, cases + from, COUNT - from, got + from);
 }
 
