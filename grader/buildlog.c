@@ -14,10 +14,18 @@
 #define ALGORITHMS "CUB and Thrust are not available to a submission: "
 
 /* The file a "no such file" line names: gcc's "FILE: No such file" after
- * "fatal error: ", or EDG's "cannot open source file \"FILE\"". */
+ * "fatal error: ", EDG's "cannot open source file \"FILE\"", or the
+ * emulator's "emu-nvcc: error: SRC:LINE includes <FILE>: ..." (or a path without the
+ * angle brackets). */
 static int missing_header(const char *line, char *file, size_t len)
 {
-    const char *p = strstr(line, "cannot open source file \"");
+    const char *p = strstr(line, " includes "); /* the emulator's own words */
+    if (p && strstr(line, "emu-nvcc: ")) {
+        p += strlen(" includes ");
+        p += *p == '<';
+        return snprintf(file, len, "%.*s", (int)strcspn(p, ">:"), p) > 0;
+    }
+    p = strstr(line, "cannot open source file \"");
     if (p) {
         p += strlen("cannot open source file \"");
         return snprintf(file, len, "%.*s", (int)strcspn(p, "\""), p) > 0;
