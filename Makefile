@@ -134,10 +134,34 @@ endif
 # Build any folder of lab sources (used by the grader): make bin SRC_DIR=... BIN=...
 # LAB_DEFINES: tuning macros on top of the backend's flags (the tests build
 # lab 7 with small tiles; see tests/lib.sh).
-bin: $(HARNESS_OBJS) $(HOST_OBJS) | backend-check
+#
+# This is the graded link: the lab's files are compiled apart (into
+# BIN.objs/), their objects must hold no CUB or Thrust code
+# (common/tools/no_algorithms.sh), and they link GRADED_HARNESS, in which
+# only main and kit.c's contract helpers are global: a submission that calls
+# the harness's reference, checker, input generator or CUB baseline does not
+# link.  `make labN` (a student's own self-check) keeps the whole harness.
+bin: $(GRADED_HARNESS) | backend-check
 	@test -n "$(SRC_DIR)" -a -n "$(BIN)" || { echo "usage: make bin SRC_DIR=dir BIN=path" >&2; exit 2; }
-	@mkdir -p $(dir $(BIN))
-	$(CUDACC) $(CUFLAGS) $(LAB_DEFINES) -o $(BIN) $(wildcard $(SRC_DIR)/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+	@mkdir -p $(dir $(BIN)) $(BIN).objs
+	$(foreach f,$(wildcard $(SRC_DIR)/*.cu),$(CUDACC) $(CUFLAGS) $(LAB_DEFINES) -c \
+	  -o $(BIN).objs/$(basename $(notdir $(f))).o $(f) &&) true
+	@sh common/tools/no_algorithms.sh $(BIN).objs/*.o
+	$(CUDACC) $(CUFLAGS) $(LAB_DEFINES) -o $(BIN) $(BIN).objs/*.o $(GRADED_HARNESS)
+
+# The harness of a graded binary (see bin): every harness object, with
+# cub_baseline.cu built without CUB, as one object of local symbols but
+# main and kit.o's (common/tools/graded_harness.sh; $(GRADED_HARNESS).local
+# lists the names made local, for the grader's message).
+GRADED_HARNESS := $(OUT)/common/graded-harness.o
+GRADED_PARTS := $(filter-out %/cub_baseline.o,$(HARNESS_OBJS)) $(OUT)/common/cub_baseline-none.o \
+                $(HOST_OBJS)
+$(OUT)/common/cub_baseline-none.o: common/cub_baseline.cu $(HEADERS) \
+    $(if $(filter emu,$(BACKEND)),$(EMU_RT_DEPS)) | backend-check
+	@mkdir -p $(@D)
+	$(CUDACC) $(CUFLAGS) -DKIT_NO_CUB -c -o $@ $<
+$(GRADED_HARNESS): $(GRADED_PARTS) common/tools/graded_harness.sh
+	sh common/tools/graded_harness.sh $@ $(BUILD)/host/kit.o $(GRADED_PARTS)
 
 print-backend:
 	@echo $(BACKEND)
@@ -148,7 +172,7 @@ print-arch:
 	@echo $(ARCH)
 
 # What every lab binary links, built ahead of students' sandboxed builds.
-prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(if $(filter emu,$(BACKEND)),emu-runtime)
+prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(GRADED_HARNESS) $(if $(filter emu,$(BACKEND)),emu-runtime)
 
 # ---- grader --------------------------------------------------------------------
 # The libraries the grader and the batch driver use (each from one file:

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "isolation.h"
+#include "cccl.h"
 #include "run.h"
 
 #include <limits.h>
@@ -102,6 +103,10 @@ int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, 
     char path[PATH_MAX];
     fsview_init(v);
     if (add_system(v, why, len))
+        return -1;
+    /* CUB and Thrust are not there at all: no spelling of an include
+     * reaches them (cccl.h). */
+    if (cccl_mask(v, work, why, len) < 0)
         return -1;
     /* A kit installed inside a system folder (/usr/local/src/kit) or one the
      * instructor added would be seen whole: hide it, then show its parts. */

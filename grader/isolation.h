@@ -7,7 +7,8 @@
  * and the tools the build calls wherever they are installed, the GPU's
  * device nodes, and of the kit only the Makefile, common/ (headers,
  * sources, the emulator) and the prebuilt objects build/host/,
- * build/<backend>/common/ and build/emu/libcuemu.a.  Writable: the
+ * build/<backend>/common/ and build/emu/libcuemu.a.  Masked (empty): the
+ * toolkit's cub/ and thrust/ folders (cccl.h).  Writable: the
  * scratch folder (sources, binary, logs, outputs).  Not there at all:
  * solutions/, grader/ (the suites), tests/, labs/, build/<backend>/ref/
  * (the reference binaries), other students' scratch folders and

@@ -28,6 +28,7 @@
 #include "grade.h"
 #include "judge.h"
 #include "run.h"
+#include "buildlog.h"
 #include "forbid.h"
 #include "gpulock.h"
 #include "tunables.h"
@@ -59,10 +60,14 @@ static int scan_forbidden(const suite *s, char *why, size_t len)
         FILE *in = fopen(path, "rb");
         if (!in)
             continue;
-        static char text[1 << 20];
+        static char text[SUBMISSION_FILE_MAX_BYTES + 2];
         size_t got = fread(text, 1, sizeof text - 1, in);
         fclose(in);
         text[got] = '\0';
+        /* Never skipped: a file past the limit is refused unread. */
+        if (got > SUBMISSION_FILE_MAX_BYTES)
+            return snprintf(why, len, "%s is larger than the %d KiB a submitted file may be: "
+                            "refused unread", s->files[f], SUBMISSION_FILE_MAX_BYTES >> 10), 1;
         if (forbid_scan(s->files[f], text, s->forbid, why, len))
             return 1;
     }
@@ -391,6 +396,12 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
         if (kit_build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
             g->build_failed = 1;
             read_tail(log, g->build_log, sizeof g->build_log);
+            /* CUB, Thrust or the harness's own functions: not there to
+             * build with (buildlog.h); said as FORBIDDEN, in plain words. */
+            char local[800];
+            snprintf(local, sizeof local, "%s/build/%s/common/graded-harness.o.local", top,
+                     g->backend);
+            buildlog_forbidden(log, local, g->forbidden, sizeof g->forbidden);
         }
     }
     const int ref_failed = g->speed_graded && s->nspeed > 0 && !g->build_failed &&

@@ -117,6 +117,11 @@
  * minute is a hang (a Makefile waiting on a broken nvidia-smi). */
 #define LIMIT_MAKE_QUERY_S 60.0
 
+/* The largest submitted file, in bytes.  A lab's file is some tens of KiB;
+ * a larger one is refused unread (FORBIDDEN), never passed on unscanned:
+ * padding a file past the text scan's reach was a way around it. */
+#define SUBMISSION_FILE_MAX_BYTES (1 << 20)
+
 /* The seed of every speed test's input: fixed, so that the student's
  * binary and the reference time the very same bytes. */
 #define SPEED_SEED 7

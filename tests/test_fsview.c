@@ -98,6 +98,31 @@ Test(fsview, a_child_cannot_stat_the_kits_private_parts)
     cr_assert_eq(access(sol, F_OK), 0, "the kit has no solutions/ to hide");
 }
 
+/* CUB and Thrust are absent inside (cccl.h): every folder of theirs that
+ * the view masks is empty there, while libcu++ beside it stays. */
+Test(fsview, cub_and_thrust_are_not_there_but_libcuxx_is)
+{
+    need_namespaces();
+    char cmd[4096] = "", out[2000];
+    int masks = 0;
+    for (int i = 0; i < view.n; i++) {
+        const char *name = strrchr(view.path[i], '/');
+        if (view.kind[i] != FSV_MASK || (strcmp(name, "/cub") && strcmp(name, "/thrust")))
+            continue;
+        masks++;
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd),
+                 "test -z \"$(ls -A %s)\" || echo 'VISIBLE %s'; "
+                 "test -d %.*s/cuda && echo LIBCUXX-OK; ",
+                 view.path[i], view.path[i], (int)(name - view.path[i]), view.path[i]);
+    }
+    if (!masks)
+        cr_skip_test("no CUDA toolkit with CUB or Thrust here");
+    run_status st = sh(cmd, out, sizeof out);
+    cr_assert(st.exited && st.code == 0, "%s", out);
+    cr_assert_null(strstr(out, "VISIBLE"), "%s", out);
+    cr_assert_not_null(strstr(out, "LIBCUXX-OK"), "%s", out);
+}
+
 Test(fsview, the_scratch_folder_is_writable_and_nothing_else)
 {
     need_namespaces();
