@@ -8,6 +8,7 @@ static const char *const names[V_COUNT] = {
     "PASS", "WRONG", "UNWRITTEN", "OUT-OF-BOUNDS", "RACE", "TIMEOUT", "CRASH",
     "CUDA-ERROR", "EMU-ERROR", "NO-RESULT", "BUILD-FAILED", "FORBIDDEN", "SKIPPED",
     "SANITIZER", "MISSING-FILE", "AMBIGUOUS-FILE", "IMPLAUSIBLE", "HOST-ERROR",
+    "HOST-WRITTEN",
 };
 
 const char *verdict_name(verdict_t v) { return (unsigned)v < V_COUNT ? names[v] : "?"; }

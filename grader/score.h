@@ -30,6 +30,8 @@ typedef enum {
                         device copy of the same bytes by the reference's own yardstick) */
     V_HOST_ERROR,    /* the harness ran out of host memory: the machine's failure, not
                         the kernel's (EXIT_HOST_ERROR) */
+    V_HOST_WRITTEN,  /* the output was written by host code, not by the lab's kernels
+                        (the emulator's output watch, or host copies counted on a GPU) */
     V_COUNT
 } verdict_t;
 

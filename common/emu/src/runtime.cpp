@@ -385,6 +385,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
             return g_last_error = cudaErrorInvalidValue;
     }
     memmove(dst, src, count);
+    watch_host_copy(dst, count);
     return cudaSuccess;
 }
 
@@ -403,6 +404,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
     if (!is_device_range(ptr, count))
         return g_last_error = cudaErrorInvalidValue;
     memset(ptr, value, count);
+    watch_host_copy(ptr, count);
     return cudaSuccess;
 }
 
@@ -418,6 +420,8 @@ cudaError_t cuemu_memcpy_symbol(void *dst, const void *src, size_t count, int mo
         return g_last_error = cudaErrorInvalidValue;
     if (count)
         memmove(dst, src, count);
+    if (count && mode == 0)
+        watch_host_copy(dst, count);
     return cudaSuccess;
 }
 
