@@ -375,17 +375,20 @@ static int emu_refused(const cli_opts *o, const char *prog)
  * first byte of the output last written by host code (a copy, a fill or a
  * store of the lab's host code into `out`) is reported in the result file,
  * and the grader gives HOST-WRITTEN.  -2 (the watch re-armed by lab code)
- * counts as byte 0.  A GPU build reports -1 here (hostcopy.cu counts its
- * copies instead, where it is linked).
+ * counts as byte 0.  Not at n = 0: the answer to an empty input (a
+ * reduction's identity, a compaction's count of 0) is a constant that the
+ * labs rightly set from the host, with no kernel to launch.
  */
 static void watch_output(job *j, size_t bytes, report *r, int arm)
 {
 #ifdef __CUEMU__
-    static int serial;
+    static int serial; /* 0: not watched */
     if (arm) {
-        serial = cuemuWatchOutput(j->problem.out, bytes);
+        serial = j->problem.n > 0 ? cuemuWatchOutput(j->problem.out, bytes) : 0;
         return;
     }
+    if (!serial)
+        return;
     long long at = cuemuWatchHostWritten(j->problem.out, bytes, serial);
     if (at != -1 && r->host_written < 0)
         r->host_written = at < 0 ? 0 : at;

@@ -31,6 +31,11 @@ double group_score(double points, int passed, int run)
     return run > 0 ? points * (double)passed / (double)run : 0.0;
 }
 
+int speed_unwitnessed_credit(int require, int ref_witnessed)
+{
+    return !require && !ref_witnessed;
+}
+
 int speed_plausible(double t_ms, double bytes, double copy_gbps, double max_ratio, double *fastest_ms)
 {
     *fastest_ms = copy_gbps > 0 && max_ratio > 0 ? bytes / (copy_gbps * max_ratio) / 1e6 : 0.0;

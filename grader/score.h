@@ -57,4 +57,14 @@ double group_score(double points, int passed, int run);
  */
 int speed_plausible(double t_ms, double bytes, double copy_gbps, double max_ratio, double *fastest_ms);
 
+/*
+ * May a speed test whose run the witness (witness.h) could not time be
+ * credited with the student's own time, bounded by a device copy's?  Only
+ * when the witness failed for the reference too (ncu missing or not
+ * working here) and GRADE_WITNESS is not require.  Where it timed the
+ * reference, a run it could not time is the student's program's doing (it
+ * left early when watched, killed the profiler): no speed points.
+ */
+int speed_unwitnessed_credit(int require, int ref_witnessed);
+
 #endif /* SCORE_H */
