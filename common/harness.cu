@@ -375,7 +375,7 @@ static int emu_refused(const cli_opts *o, const char *prog)
  * first byte of the output last written by host code (a copy, a fill or a
  * store of the lab's host code into `out`) is reported in the result file,
  * and the grader gives HOST-WRITTEN.  -2 (the watch re-armed by lab code)
- * counts as byte 0.  Not at n = 0: the answer to an empty input (a
+ * counts as byte 0.  arm: 1 to arm, 0 to ask, -1 to end the watch.  Not at n = 0: the answer to an empty input (a
  * reduction's identity, a compaction's count of 0) is a constant that the
  * labs rightly set from the host, with no kernel to launch.
  */
@@ -383,8 +383,14 @@ static void watch_output(job *j, size_t bytes, report *r, int arm)
 {
 #ifdef __CUEMU__
     static int serial; /* 0: not watched */
-    if (arm) {
+    if (arm > 0) {
         serial = j->problem.n > 0 ? cuemuWatchOutput(j->problem.out, bytes) : 0;
+        return;
+    }
+    if (arm < 0) { /* the end of the case: its output is about to be freed */
+        if (serial)
+            cuemuWatchOutput(NULL, 0);
+        serial = 0;
         return;
     }
     if (!serial)
@@ -488,6 +494,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         r->verify_failed += bad;
         free(again);
     }
+    watch_output(j, 0, r, -1);
     alarm(0);
     return ncopies;
 }

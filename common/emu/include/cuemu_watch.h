@@ -15,8 +15,9 @@
 extern "C" {
 #endif
 
-/* Watch [p, p + bytes) from now on (the previous watch ends).  Returns the
- * watch's serial number, for the query. */
+/* Watch [p, p + bytes) from now on (the previous watch ends; NULL or 0
+ * bytes: none, before the range is freed).  Returns the watch's serial
+ * number, for the query. */
 int cuemuWatchOutput(void *p, size_t bytes);
 
 /* The offset of the first byte of the watched range whose last writer was

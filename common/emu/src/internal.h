@@ -148,7 +148,7 @@ inline bool watched(uintptr_t a, size_t size)
     return a < g_watch_lo + g_watch_len && g_watch_lo < a + size;
 }
 void watch_store(uintptr_t a, size_t size);
-void watch_host_copy(const void *dst, size_t n);
+cudaError_t watch_host_copy(const void *dst, size_t n); /* returns cudaSuccess */
 void watch_launch_begin();
 void watch_launch_end();
 /* An access hook's kind, for the counters. */

@@ -75,16 +75,18 @@ void watch_store(uintptr_t a, size_t size)
              detail::tl_worker ? W_THIS_LAUNCH : W_HOST);
 }
 
-/* A runtime copy or fill into [dst, dst + n): the host's. */
-void watch_host_copy(const void *dst, size_t n)
+/* A runtime copy or fill into [dst, dst + n): the host's.  Returns
+ * cudaSuccess, so that the copy's last line can be `return` of this. */
+cudaError_t watch_host_copy(const void *dst, size_t n)
 {
-    if (!g_watch_len || !watched((uintptr_t)dst, n))
-        return;
+    if (!g_watch_len || !n || !watched((uintptr_t)dst, n))
+        return cudaSuccess;
     watch_store((uintptr_t)dst, n); /* on the host thread: W_HOST */
     uintptr_t lo = (uintptr_t)dst > g_watch_lo ? (uintptr_t)dst : g_watch_lo;
     uintptr_t hi = (uintptr_t)dst + n < g_watch_lo + g_watch_len ? (uintptr_t)dst + n
                                                                  : g_watch_lo + g_watch_len;
     memcpy(g_shadow + (lo - g_watch_lo), (const void *)lo, hi - lo);
+    return cudaSuccess;
 }
 
 /* A launch starts: what changed since the last one, the host changed. */
@@ -114,7 +116,10 @@ extern "C" int cuemuWatchOutput(void *p, size_t bytes)
 {
     free(g_state);
     free(g_shadow);
+    g_state = g_shadow = nullptr;
     g_watch_len = 0;
+    if (!p || !bytes) /* the watch ends: its range may be freed now */
+        return ++g_serial;
     g_state = (unsigned char *)calloc(bytes ? bytes : 1, 1);
     g_shadow = (unsigned char *)malloc(bytes ? bytes : 1);
     if (!g_state || !g_shadow) {
