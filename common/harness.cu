@@ -26,6 +26,9 @@
 #include "stats.h"
 #include "timing.h"
 #include "emu_pace.h"
+#ifdef __CUEMU__
+#include "cuemu_watch.h"
+#endif
 
 /* Everything one run needs, passed to the timing loop as void *. */
 typedef struct {
@@ -169,6 +172,7 @@ typedef struct {
     int input_intact;
     int repeat_identical;
     int verified, verify_failed; /* --verify: launches checked, and how many were wrong */
+    long long host_written; /* first output byte last written by host code, -1: none */
     timing kernel, copy, cub;
     int have_cub;
     double bytes;
@@ -207,6 +211,7 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
         jw_bool(&w, "input_intact", r->input_intact);
     }
     jw_bool(&w, "repeat_identical", r->repeat_identical);
+    jw_int(&w, "host_written", r->host_written);
     jw_int(&w, "verified", r->verified);
     jw_int(&w, "verify_failed", r->verify_failed);
     jw_int(&w, "reps", r->kernel.reps);
@@ -230,7 +235,7 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
 
 static void print_report(const cli_opts *o, const lab_variant *v, const report *r)
 {
-    int pass = r->check.ok && r->guard_hit < 0 && r->verify_failed == 0;
+    int pass = r->check.ok && r->guard_hit < 0 && r->verify_failed == 0 && r->host_written < 0;
     char what[64] = "";
     if (v->kind == KIND_DECODE)
         snprintf(what, sizeof what, " order=%d tuple=%d", o->order, o->tuple);
@@ -246,6 +251,9 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
     if (r->guard_hit >= 0)
         printf("  OUT OF BOUNDS: the kernel wrote past the end of `out` (out[%zu + %ld])\n",
                out_len_for(v->kind, o->n), r->guard_hit / (long)(dtype_size(o->dtype) / 4));
+    if (r->host_written >= 0)
+        printf("  HOST-WRITTEN: byte %lld of `out` was last written by host code (a copy, a "
+               "fill or a store from run()), not by a kernel\n", r->host_written);
     if (!r->input_intact)
         printf("  note: the kernel modified its input array `in` (it should only read it)\n");
     if (!r->repeat_identical)
@@ -360,6 +368,41 @@ static int emu_refused(const cli_opts *o, const char *prog)
 }
 #endif
 
+/*
+ * The output must be the lab's kernels' work.  On the emulator, which sees
+ * every store, the output watch (common/emu/include/cuemu_watch.h) is armed
+ * before the first launch and asked after each series of launches: the
+ * first byte of the output last written by host code (a copy, a fill or a
+ * store of the lab's host code into `out`) is reported in the result file,
+ * and the grader gives HOST-WRITTEN.  -2 (the watch re-armed by lab code)
+ * counts as byte 0.  arm: 1 to arm, 0 to ask, -1 to end the watch.  Not at n = 0: the answer to an empty input (a
+ * reduction's identity, a compaction's count of 0) is a constant that the
+ * labs rightly set from the host, with no kernel to launch.
+ */
+static void watch_output(job *j, size_t bytes, report *r, int arm)
+{
+#ifdef __CUEMU__
+    static int serial; /* 0: not watched */
+    if (arm > 0) {
+        serial = j->problem.n > 0 ? cuemuWatchOutput(j->problem.out, bytes) : 0;
+        return;
+    }
+    if (arm < 0) { /* the end of the case: its output is about to be freed */
+        if (serial)
+            cuemuWatchOutput(NULL, 0);
+        serial = 0;
+        return;
+    }
+    if (!serial)
+        return;
+    long long at = cuemuWatchHostWritten(j->problem.out, bytes, serial);
+    if (at != -1 && r->host_written < 0)
+        r->host_written = at < 0 ? 0 : at;
+#else
+    (void)j, (void)bytes, (void)r, (void)arm;
+#endif
+}
+
 /* The launches of one case: the checked one, the timed ones with the copy
  * and CUB beside them, and --verify's; copies[] gets the outputs kept, and
  * their count is returned (0 for the grader's timing of the reference). */
@@ -370,8 +413,10 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     size_t data_words = out_words_for(v->kind, o->n, o->dtype); /* without the band */
     watch("running the kernel");
     double began = wall_s();
+    watch_output(j, data_words * 4, r, 1);
     run_once(j);
     CUDA_CHECK(cudaDeviceSynchronize());
+    watch_output(j, data_words * 4, r, 0);
     trace_step("first launch");
     int reps = timed_runs(o, wall_s() - began);
     /* The kit's reference timed by the grader (--graded --no-raw) shows
@@ -398,6 +443,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     if (reps > 0) {
         watch("timing the kernel");
         r->kernel = time_runs(run_once, j, o->warmup, reps);
+        watch_output(j, data_words * 4, r, 0);
         trace_step("timed launches");
         if (keep) {
             r->repeat_identical = first && device_same(first, j->problem.out, dev_words);
@@ -434,6 +480,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         watch("verifying repeated launches");
         run_once(j);
         CUDA_CHECK(cudaDeviceSynchronize());
+        watch_output(j, data_words * 4, r, 0);
         void *again = copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
         check_result cr;
         int bad;
@@ -447,6 +494,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         r->verify_failed += bad;
         free(again);
     }
+    watch_output(j, 0, r, -1);
     alarm(0);
     return ncopies;
 }
@@ -490,6 +538,7 @@ static int run_case(const cli_opts *o, void *prog)
     report r;
     memset(&r, 0, sizeof r);
     r.guard_hit = -1;
+    r.host_written = -1;
     r.input_intact = r.repeat_identical = 1;
     r.bytes = bytes_moved(v->kind, o->n, o->dtype);
     snprintf(r.device, sizeof r.device, "%s", device_name);

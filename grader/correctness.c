@@ -62,9 +62,10 @@ static int settle_unrun(grade_run *g, int c, int emu_unavailable)
         t->verdict = V_TIMEOUT,
         snprintf(t->detail, sizeof t->detail, "not run: %d earlier tests of group %s hung "
                  "(timed out or deadlocked)", LIMIT_HANGS_PER_GROUP, g->s->groups[k->group].id);
-    else if (k->schedule[0] && emu_unavailable)
-        t->verdict = V_SKIPPED,
-        snprintf(t->detail, sizeof t->detail, "not run: the CPU emulator is unavailable here");
+    else if (k->schedule[0] && emu_unavailable) /* the emulator build failed (main.c) */
+        t->verdict = V_BUILD_FAILED,
+        snprintf(t->detail, sizeof t->detail, "your code did not build for the CPU emulator, "
+                 "which runs the [emu] tests: see EMULATOR BUILD FAILED above");
     else
         return 0;
     return 1;

@@ -21,7 +21,7 @@
 
 typedef struct {
     int lanes;           /* groups run at once (1: one after another) */
-    int emu_unavailable; /* cases with an emulator schedule cannot run */
+    int emu_unavailable; /* the emulator build failed: cases with a schedule fail */
     int progress;        /* a live counter on stderr */
 } correctness_opts;
 

@@ -37,6 +37,8 @@ typedef struct {
     const char *no_speed_why; /* why not, for the report */
     char build_log[4096];    /* tail of the compiler output when the build failed */
     int build_failed;
+    char emu_build_log[2048]; /* on a GPU: the tail of the CPU-emulator build's output when
+                                 it failed (its [emu] tests then fail), else "" */
     char forbidden[512];     /* why the submission was refused, or "" */
     verdict_t file_verdict;  /* V_MISSING_FILE or V_AMBIGUOUS_FILE (why in build_log),
                                 else V_PASS: the lab's files were found */

@@ -450,6 +450,23 @@ size_t case_max_file(const suite_case *c)
     return 3ULL * (out_words_for(c->kind, c->n, c->dtype) + GUARD_ELEMS) * 4 + (16ULL << 20);
 }
 
+/* Did the harness see host code write the output (the emulator's output
+ * watch, or host copies into it counted on a GPU: harness.cu,
+ * watch_output)?  Then the verdict is HOST-WRITTEN, whatever the values:
+ * a test passes only when the lab's kernels wrote them. */
+static int host_written(const suite_case *c, const char *text, test_result *t)
+{
+    double at = -1;
+    if (json_get_number(text, "host_written", &at) != 0 || !(at >= 0))
+        return 0;
+    t->verdict = V_HOST_WRITTEN;
+    snprintf(t->detail, sizeof t->detail,
+             "the output was written by host code, not by your kernel (out[%.0f] was last "
+             "written by a copy, a fill or a store of host code in run())",
+             floor(at / (double)dtype_size(c->dtype)));
+    return 1;
+}
+
 void judge_ending(const run_plan *plan, const suite_case *c, const run_status *st,
                   const char *excerpt, const char *prefix, test_result *t)
 {
@@ -492,7 +509,7 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
         json_get_number(text, "copy_gbps", &t->copy_gbps);
         json_get_string(text, "device", t->device, sizeof t->device);
         t->verdict = V_PASS;
-        if (!plan->no_raw)
+        if (!plan->no_raw && !host_written(c, text, t))
             judge_output(c, bin_path, t);
     }
     safe_unlink(bin_path); /* judged: raw outputs can be large */

@@ -173,6 +173,9 @@ static void print_head(const grade_run *g, FILE *f)
     else if (g->build_failed)
         fprintf(f, "\nBUILD FAILED: your code did not compile; every test scores 0.\n%s\n",
                 g->build_log);
+    else if (g->emu_build_log[0])
+        fprintf(f, "\nEMULATOR BUILD FAILED: your code did not compile for the CPU emulator; "
+                   "its [emu] tests score 0.\n%s\n", g->emu_build_log);
 }
 
 void print_report(const grade_run *g, FILE *f)

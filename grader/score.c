@@ -8,6 +8,7 @@ static const char *const names[V_COUNT] = {
     "PASS", "WRONG", "UNWRITTEN", "OUT-OF-BOUNDS", "RACE", "TIMEOUT", "CRASH",
     "CUDA-ERROR", "EMU-ERROR", "NO-RESULT", "BUILD-FAILED", "FORBIDDEN", "SKIPPED",
     "SANITIZER", "MISSING-FILE", "AMBIGUOUS-FILE", "IMPLAUSIBLE", "HOST-ERROR",
+    "HOST-WRITTEN",
 };
 
 const char *verdict_name(verdict_t v) { return (unsigned)v < V_COUNT ? names[v] : "?"; }
@@ -28,6 +29,11 @@ int speed_settled(double t_student, double t_ref)
 double group_score(double points, int passed, int run)
 {
     return run > 0 ? points * (double)passed / (double)run : 0.0;
+}
+
+int speed_unwitnessed_credit(int require, int ref_witnessed)
+{
+    return !require && !ref_witnessed;
 }
 
 int speed_plausible(double t_ms, double bytes, double copy_gbps, double max_ratio, double *fastest_ms)

@@ -30,6 +30,8 @@ typedef enum {
                         device copy of the same bytes by the reference's own yardstick) */
     V_HOST_ERROR,    /* the harness ran out of host memory: the machine's failure, not
                         the kernel's (EXIT_HOST_ERROR) */
+    V_HOST_WRITTEN,  /* the output was written by host code, not by the lab's kernels
+                        (the emulator's output watch, or host copies counted on a GPU) */
     V_COUNT
 } verdict_t;
 
@@ -54,5 +56,15 @@ double group_score(double points, int passed, int run);
  * bound.  A time of 0 or less, or NaN, is never plausible.
  */
 int speed_plausible(double t_ms, double bytes, double copy_gbps, double max_ratio, double *fastest_ms);
+
+/*
+ * May a speed test whose run the witness (witness.h) could not time be
+ * credited with the student's own time, bounded by a device copy's?  Only
+ * when the witness failed for the reference too (ncu missing or not
+ * working here) and GRADE_WITNESS is not require.  Where it timed the
+ * reference, a run it could not time is the student's program's doing (it
+ * left early when watched, killed the profiler): no speed points.
+ */
+int speed_unwitnessed_credit(int require, int ref_witnessed);
 
 #endif /* SCORE_H */

@@ -135,14 +135,24 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
                         const run_plan *theirs, const char *ncu, witness_mode mode)
 {
     witness_result ws, wr;
-    char why[600];
+    char why[600], ref_why[200];
     if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
-        if (mode == WITNESS_REQUIRE) {
-            r->verdict = V_SKIPPED;
-            snprintf(r->detail, sizeof r->detail, "not credited: no witness (%.400s)", why);
-        } else {
+        /* Did it work for the reference?  Then the failure is the program's. */
+        int ref_witnessed = mode != WITNESS_REQUIRE &&
+                            witness_case(theirs, c, ncu, &wr, ref_why, sizeof ref_why) == 0 &&
+                            wr.run.verdict == V_PASS && wr.kernels > 0;
+        if (speed_unwitnessed_credit(mode == WITNESS_REQUIRE, ref_witnessed)) {
             snprintf(r->detail, sizeof r->detail, "not witnessed (%.400s): your process's time, "
                      "bounded by a device copy's", why);
+        } else if (ref_witnessed) {
+            r->verdict = V_NO_RESULT;
+            snprintf(r->detail, sizeof r->detail, "the witness failed: ncu, which times the "
+                     "kernels from outside your process, timed the reference but not your "
+                     "program (%.400s; did it exit early or stop the profiler?): no speed points",
+                     why);
+        } else {
+            r->verdict = V_SKIPPED;
+            snprintf(r->detail, sizeof r->detail, "not credited: no witness (%.400s)", why);
         }
         return;
     }

@@ -105,7 +105,8 @@ static int run_fake(const cli_opts *opts, void *ctx)
     snprintf(path, sizeof path, "%s.json", o.out);
     f = fopen(path, "w");
     fprintf(f, "{\"status\": \"ok\", \"median_ms\": 0.5, \"gbps\": 100, \"copy_gbps\": 400, "
-               "\"device\": \"fake device\"}\n");
+               "\"device\": \"fake device\", \"host_written\": %d}\n",
+            !strcmp(mode, "hostwritten") ? 8 : -1); /* (a right answer, copied by the host) */
     fclose(f);
     free(in);
     free(out);

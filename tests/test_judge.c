@@ -91,6 +91,17 @@ Test(judge, host_memory_is_not_a_cuda_error)
     cr_assert(!strstr(t.detail, "CUDA"), "%s", t.detail);
 }
 
+/* The harness saw host code write the output (the emulator's output watch,
+ * issue 34): HOST-WRITTEN and zero, though the values are right. */
+Test(judge, an_output_written_by_host_code_fails)
+{
+    test_result t = judge("hostwritten", KIND_SCAN, DT_INT32, 100);
+    cr_assert_eq(t.verdict, V_HOST_WRITTEN, "%s", verdict_name(t.verdict));
+    cr_assert(strstr(t.detail, "written by host code, not by your kernel"), "%s", t.detail);
+    cr_assert(strstr(t.detail, "out[2]"), "byte 8 of int32: %s", t.detail);
+    cr_assert_eq(judge("ok", KIND_SCAN, DT_INT32, 100).verdict, V_PASS, "-1: no host write");
+}
+
 Test(judge, printed_claims_are_not_believed)
 {
     test_result t = judge("liar", KIND_REDUCE, DT_INT32, 10);

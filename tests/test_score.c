@@ -40,6 +40,7 @@ Test(score, verdict_names)
     cr_assert_str_eq(verdict_name(V_PASS), "PASS");
     cr_assert_str_eq(verdict_name(V_OUT_OF_BOUNDS), "OUT-OF-BOUNDS");
     cr_assert_str_eq(verdict_name(V_HOST_ERROR), "HOST-ERROR");
+    cr_assert_str_eq(verdict_name(V_HOST_WRITTEN), "HOST-WRITTEN");
     for (int v = 0; v < V_COUNT; v++)
         cr_assert(verdict_name((verdict_t)v) && verdict_name((verdict_t)v)[0] != '?',
                   "verdict %d has no name", v);
@@ -61,4 +62,14 @@ Test(score, speed_plausible)
     cr_assert(!speed_plausible(-1.0, bytes, 4000, 1.25, &fastest));
     cr_assert(!speed_plausible(NAN, bytes, 4000, 1.25, &fastest));
     cr_assert(speed_plausible(0.01, bytes, 0, 1.25, &fastest)); /* no yardstick */
+}
+
+/* A run the witness could not time (issue 34: a program that exited early
+ * under --witness, or killed ncu, had its own forged time credited). */
+Test(score, unwitnessed_runs_earn_nothing_where_the_witness_works)
+{
+    cr_assert_eq(speed_unwitnessed_credit(0, 1), 0, "the witness timed the reference: no credit");
+    cr_assert_eq(speed_unwitnessed_credit(0, 0), 1, "ncu fails here for everyone: own time");
+    cr_assert_eq(speed_unwitnessed_credit(1, 0), 0, "GRADE_WITNESS=require: no credit");
+    cr_assert_eq(speed_unwitnessed_credit(1, 1), 0);
 }

@@ -92,3 +92,23 @@ Test(witness, mode_from_the_environment)
     cr_assert_eq(witness_mode_get(&m, why, sizeof why), 0);
     cr_assert_eq(m, WITNESS_AUTO);
 }
+
+/* What ncu leaves when the program under it leaves before its first kernel
+ * (a dodge of --witness) or kills ncu: no table, a failure, which the
+ * speed test then pays for when the reference was timed
+ * (speed_unwitnessed_credit, test_score.c). */
+Test(witness, a_program_that_dodged_or_killed_the_profiler_leaves_a_failure)
+{
+    char early[64]; /* (write_file's path is reused by its next call) */
+    snprintf(early, sizeof early, "%s", write_file("==PROF== Connected to process 42 (/w/lab6)\n"
+                                                   "==PROF== Disconnected from process 42\n"
+                                                   "==WARNING== No kernels were profiled.\n"));
+    const char *killed = write_file("==PROF== Connected to process 42 (/w/lab6)\n"
+                                    "==PROF== Profiling \"chained_scan\" - 0: 0%....50%");
+    double ns;
+    int k;
+    cr_assert_eq(witness_parse_csv(early, &ns, &k), -1);
+    remove(early);
+    cr_assert_eq(witness_parse_csv(killed, &ns, &k), -1);
+    remove(killed);
+}

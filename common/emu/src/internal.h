@@ -138,6 +138,19 @@ extern bool g_weak_memory; /* settings().weak_memory, read on every access */
  * g_weak_memory || g_counting, the one test every access hook makes. */
 extern bool g_counting;
 extern bool g_mem_hooks;
+/* The output watch (watch.cpp, include/cuemu_watch.h): the range armed
+ * (g_watch_len 0: none), a store into it, runtime copies and fills into
+ * it, and the launch boundaries at which unseen changes are assigned. */
+extern uintptr_t g_watch_lo;
+extern size_t g_watch_len;
+inline bool watched(uintptr_t a, size_t size)
+{
+    return a < g_watch_lo + g_watch_len && g_watch_lo < a + size;
+}
+void watch_store(uintptr_t a, size_t size);
+cudaError_t watch_host_copy(const void *dst, size_t n); /* returns cudaSuccess */
+void watch_launch_begin();
+void watch_launch_end();
 /* An access hook's kind, for the counters. */
 enum AccessKind { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_RANGE };
 /* A device thread's access of [a, a + size) at pc (counted builds). */

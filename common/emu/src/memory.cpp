@@ -204,6 +204,8 @@ void touch(StoreBuffer &b, uintptr_t a, unsigned size, bool write)
 __attribute__((noinline)) StoreBuffer *hook_on(uintptr_t a, unsigned size, bool write,
                                                 uintptr_t pc, AccessKind kind)
 {
+    if (write && kind != ACC_ATOMIC && g_watch_len && watched(a, size))
+        watch_store(a, size);
     if (g_counting)
         count_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind, pc);
     if (!g_weak_memory)
@@ -269,6 +271,8 @@ uintptr_t overtaken(const StoreBuffer &b)
  * loads (visible.cpp's view; looser than CUDA, README.md says why). */
 inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes, uintptr_t pc)
 {
+    if (writes && g_watch_len && watched((uintptr_t)a, size))
+        watch_store((uintptr_t)a, size);
     StoreBuffer *b = hook((uintptr_t)a, size, true, pc, ACC_ATOMIC);
     if (!b)
         return;

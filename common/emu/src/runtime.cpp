@@ -385,7 +385,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
             return g_last_error = cudaErrorInvalidValue;
     }
     memmove(dst, src, count);
-    return cudaSuccess;
+    return watch_host_copy(dst, count); /* cudaSuccess, once the output watch knows */
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
@@ -403,7 +403,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
     if (!is_device_range(ptr, count))
         return g_last_error = cudaErrorInvalidValue;
     memset(ptr, value, count);
-    return cudaSuccess;
+    return watch_host_copy(ptr, count); /* cudaSuccess, once the output watch knows */
 }
 
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
@@ -418,7 +418,7 @@ cudaError_t cuemu_memcpy_symbol(void *dst, const void *src, size_t count, int mo
         return g_last_error = cudaErrorInvalidValue;
     if (count)
         memmove(dst, src, count);
-    return cudaSuccess;
+    return watch_host_copy(dst, count); /* (a symbol is never watched) */
 }
 
 cudaError_t cuemu_register_symbol(void *addr, size_t size)

@@ -596,6 +596,7 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
         return cudaErrorCooperativeLaunchTooLarge;
     }
 
+    watch_launch_begin();
     std::unique_lock<std::mutex> lk(g_mu);
     start_workers();
     if (cfg.cooperative)
@@ -618,6 +619,7 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     }
     g_grid = nullptr;
     g_cv_host.wait(lk, [] { return g_active == 0; });
+    watch_launch_end();
     if (g_counting)
         count_launch_end(&g);
     return cudaSuccess;
