@@ -8,7 +8,7 @@
  *                     reports the failure and returns its error.
  *   CUDA_CHECK(call)  in the harness (harness.cu, buffers.cu, timing.cu,
  *                     cub_baseline.cu): reports the failure and exits with
- *                     EXIT_CUDA_ERROR.
+ *                     EXIT_CUDA_ERROR (EXIT_CUDA_OOM when out of memory).
  *
  * Why two: only the harness ends the process.  lab.h says run() returns
  * the error it detected; the harness, which called it, names the variant
@@ -31,6 +31,13 @@
     fprintf(stderr, "%s:%d: CUDA error %s (%s)\n    in: %s\n", __FILE__, __LINE__,    \
             cudaGetErrorName(err), cudaGetErrorString(err), call_text)
 
+/* The exit code for a CUDA error (cuda_exit.h): out of device memory has
+ * its own, which the grader reads as "maybe not yours: run again alone". */
+static inline int cuda_exit_code(cudaError_t err)
+{
+    return err == cudaErrorMemoryAllocation ? EXIT_CUDA_OOM : EXIT_CUDA_ERROR;
+}
+
 /* Variadic, so that a call of a template, f<T, Op>(p), needs no extra
  * parentheses around it. */
 #define CUDA_TRY(...)                                                                 \
@@ -47,7 +54,7 @@
         cudaError_t cuda_check_err_ = (call);                                         \
         if (cuda_check_err_ != cudaSuccess) {                                         \
             CUDA_REPORT_(cuda_check_err_, #call);                                     \
-            exit(EXIT_CUDA_ERROR);                                                    \
+            exit(cuda_exit_code(cuda_check_err_));                                    \
         }                                                                             \
     } while (0)
 

@@ -14,6 +14,10 @@ enum {
     EXIT_CUDA_ERROR = 3,        /* a CUDA call or kernel failed */
     EXIT_HOST_ERROR = 4,        /* the host failed it (out of memory): not the kernel's fault;
                                    graded HOST-ERROR, never CUDA-ERROR */
+    EXIT_CUDA_OOM = 5,          /* a CUDA call failed with cudaErrorMemoryAllocation: graded
+                                   CUDA-ERROR, but first run again with the GPU to itself,
+                                   since another process on a shared GPU may have taken the
+                                   memory (grader/unit.c) */
     EXIT_TIMEOUT = 124          /* a run took longer than --timeout */
 };
 

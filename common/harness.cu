@@ -81,13 +81,13 @@ static void run_once(void *arg)
         fprintf(stderr, "%s: the lab's host code returned CUDA error %s (%s)\n",
                 j->variant->name, cudaGetErrorName((cudaError_t)err),
                 cudaGetErrorString((cudaError_t)err));
-        exit(EXIT_CUDA_ERROR);
+        exit(cuda_exit_code((cudaError_t)err));
     }
     cudaError_t launch = cudaGetLastError();
     if (launch != cudaSuccess) {
         fprintf(stderr, "%s: kernel launch failed: %s (%s)\n", j->variant->name,
                 cudaGetErrorName(launch), cudaGetErrorString(launch));
-        exit(EXIT_CUDA_ERROR);
+        exit(cuda_exit_code(launch));
     }
 }
 
@@ -626,7 +626,7 @@ static int open_device(const char *prog)
         fprintf(stderr, "%s: no CUDA device available (%s). Without an NVIDIA GPU, build with "
                         "the CPU emulator: make <lab> EMU=1\n",
                 prog, dev_err != cudaSuccess ? cudaGetErrorString(dev_err) : "0 devices");
-        return EXIT_CUDA_ERROR;
+        return dev_err != cudaSuccess ? cuda_exit_code(dev_err) : EXIT_CUDA_ERROR;
     }
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));

@@ -257,6 +257,41 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
         fprintf(stderr, "\r%40s\r", "");
 }
 
+/* Lanes on one GPU share it like a batch's workers: without the batch's
+ * GRADE_GPU_LOCK, a lock of this grader's own (a fresh folder only it can
+ * write), so that a case out of GPU memory can be run again with the GPU
+ * to itself (unit.c settle_oom).  The folder's name, or "" when none was
+ * made (the batch's lock, the emulator, or mkdtemp failed). */
+static void own_gpu_lock(const grade_run *g, char *dir, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    char path[1200];
+    dir[0] = '\0';
+    if (getenv("GRADE_GPU_LOCK") || strcmp(g->backend, "gpu") != 0)
+        return;
+    snprintf(dir, len, "%s/grade-gpulock.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        dir[0] = '\0';
+        return;
+    }
+    snprintf(path, sizeof path, "%s/gpu", dir);
+    setenv("GRADE_GPU_LOCK", path, 1);
+}
+
+/* Remove own_gpu_lock's folder and forget it. */
+static void drop_gpu_lock(const char *dir)
+{
+    char path[1200];
+    if (!dir[0])
+        return;
+    unsetenv("GRADE_GPU_LOCK");
+    snprintf(path, sizeof path, "%s/gpu.turn", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/gpu.rw", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts *o)
 {
     static unsigned char all[SUITE_MAX_GROUPS];
@@ -265,7 +300,10 @@ void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts 
     if (lanes > 1 && !g->build_failed) {
         correctness_opts capped = *o;
         capped.lanes = lanes;
+        char lock_dir[1100];
+        own_gpu_lock(g, lock_dir, sizeof lock_dir);
         run_lanes(g, plan, &capped);
+        drop_gpu_lock(lock_dir);
     } else {
         memset(all, 1, sizeof all);
         run_groups(g, plan, all, o->emu_unavailable, o->progress);

@@ -17,6 +17,7 @@
 
 static int turn_fd = -1, rw_fd = -1;
 static pid_t opened_by; /* a forked child must not lock through its parent's files */
+static int held;        /* GPU_HELD_*, for opened_by only */
 
 /* flock, retried when a signal interrupts the wait. */
 static int lock(int fd, int how)
@@ -61,6 +62,7 @@ int gpu_lock_shared(void)
         return -1;
     int rc = lock(rw_fd, LOCK_SH);
     lock(turn_fd, LOCK_UN);
+    held = rc == 0 ? GPU_HELD_SHARED : GPU_HELD_NONE;
     return rc;
 }
 
@@ -72,6 +74,7 @@ int gpu_lock_exclusive(void)
         lock(turn_fd, LOCK_UN);
         return -1;
     }
+    held = GPU_HELD_EXCLUSIVE;
     return 0; /* .turn stays held: no reader enters until gpu_unlock */
 }
 
@@ -79,8 +82,14 @@ void gpu_unlock(void)
 {
     if (opened_by != getpid())
         return; /* nothing of ours: never unlock through a parent's files */
+    held = GPU_HELD_NONE;
     if (rw_fd >= 0)
         lock(rw_fd, LOCK_UN);
     if (turn_fd >= 0)
         lock(turn_fd, LOCK_UN); /* harmless when a reader holds no .turn */
+}
+
+int gpu_lock_held(void)
+{
+    return opened_by == getpid() ? held : GPU_HELD_NONE;
 }

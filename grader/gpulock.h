@@ -19,4 +19,9 @@ int gpu_lock_exclusive(void);
 /* Give back what gpu_lock_* took. */
 void gpu_unlock(void);
 
+/* What this process holds now: GPU_HELD_NONE (also without lock files),
+ * GPU_HELD_SHARED or GPU_HELD_EXCLUSIVE. */
+enum { GPU_HELD_NONE, GPU_HELD_SHARED, GPU_HELD_EXCLUSIVE };
+int gpu_lock_held(void);
+
 #endif /* GPULOCK_H */

@@ -17,6 +17,7 @@ typedef struct {
     double gbps, copy_gbps;
     char device[96];    /* the device the run reported, or "" */
     unsigned pattern;   /* a wrong output's shape (diagnose.h PAT_*), or 0 */
+    int gpu_oom;        /* CUDA-ERROR from out of device memory (EXIT_CUDA_OOM) */
 } test_result;
 
 typedef struct {

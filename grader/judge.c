@@ -493,6 +493,10 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
     } else if (st->exited && st->code == EXIT_CUDA_ERROR) {
         t->verdict = V_CUDA_ERROR;
         snprintf(t->detail, sizeof t->detail, "%s", excerpt);
+    } else if (st->exited && st->code == EXIT_CUDA_OOM) {
+        t->verdict = V_CUDA_ERROR;
+        t->gpu_oom = 1; /* unit.c runs it again with the GPU to itself */
+        snprintf(t->detail, sizeof t->detail, "out of GPU memory: %s", excerpt);
     } else if (st->exited && st->code == EXIT_HOST_ERROR) {
         t->verdict = V_HOST_ERROR;
         snprintf(t->detail, sizeof t->detail,

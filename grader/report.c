@@ -13,6 +13,7 @@
 #include "hints.h"
 #include "json.h"
 #include "sanitize.h"
+#include "text.h"
 
 /* Did --sanitize run its tools here (asked for, on a GPU, on a build)? */
 static int sanitized(const grade_run *g) { return g->sanitize && !g->sanitize_why[0]; }
@@ -69,15 +70,22 @@ static void print_skipped(const grade_run *g, int group, FILE *f)
         fprintf(f, ", %d skipped%s%s%s", skipped, why[0] ? " (" : "", why, why[0] ? ")" : "");
 }
 
-/* A verdict's text, every line of it indented (emulator reports keep
- * their line breaks). */
+/* Text the student influenced (a run's excerpt, a compiler's log, a
+ * tool's finding), cleaned (text.h) and every line of it indented: it can
+ * never start a line the way the report's own lines do ("TOTAL ...").
+ * Emulator reports keep their line breaks. */
 static void print_indented(FILE *f, const char *text, const char *indent)
 {
-    for (const char *p = text; *p;) {
-        size_t n = strcspn(p, "\n");
-        fprintf(f, "%s%.*s\n", indent, (int)n, p);
-        p += n + (p[n] == '\n');
-    }
+    static char clean[16384];
+    text_clean(text, clean, sizeof clean, indent);
+    fprintf(f, "%s%s\n", indent, clean);
+}
+
+/* A student-influenced name (a file, a device) on one line, cleaned. */
+static const char *one_line(const char *text, char *buf, size_t len)
+{
+    text_clean(text, buf, len, NULL);
+    return buf;
 }
 
 /* A group from the hidden suite: students never see its tests. */
@@ -131,8 +139,10 @@ static void print_sanitized(const grade_run *g, int i, FILE *f)
         snprintf(name, sizeof name, "%s", sanitize_tool_name(1 << t));
         fprintf(f, "  %-13s %-52s\n", r->verdict == V_PASS ? "CLEAN" : verdict_name(r->verdict),
                 name);
-        if (r->verdict != V_PASS && r->detail[0])
-            fprintf(f, "      %s on %s: %s\n", name, label, r->detail);
+        if (r->verdict != V_PASS && r->detail[0]) {
+            fprintf(f, "      %s on %s:\n", name, label);
+            print_indented(f, r->detail, "        ");
+        }
     }
 }
 
@@ -158,27 +168,33 @@ static void print_hidden_summary(const grade_run *g, FILE *f, double *points)
 static void print_head(const grade_run *g, FILE *f)
 {
     const suite *s = g->s;
-    fprintf(f, "\n%s (%s): grading %s\n", s->lab, s->dir, g->submission);
+    char buf[1100];
+    fprintf(f, "\n%s (%s): grading %s\n", s->lab, s->dir,
+            one_line(g->submission, buf, sizeof buf));
     if (g->files[0])
-        fprintf(f, "graded file(s): %s\n", g->files);
+        fprintf(f, "graded file(s): %s\n", one_line(g->files, buf, sizeof buf));
     fprintf(f, "backend: %s%s%s\n", strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator",
-            g->device[0] ? ", " : "", g->device);
+            g->device[0] ? ", " : "", one_line(g->device, buf, sizeof buf));
     if (g->isolation[0])
         fprintf(f, "WARNING: %s\n", g->isolation);
     if (g->forbidden[0])
-        fprintf(f, "\nFORBIDDEN: %s; every test scores 0.\n", g->forbidden);
+        fprintf(f, "\nFORBIDDEN: %s; every test scores 0.\n", one_line(g->forbidden, buf, sizeof buf));
     else if (g->file_verdict != V_PASS)
         fprintf(f, "\n%s: %s; every test scores 0.\n",
-                g->file_verdict == V_MISSING_FILE ? "MISSING FILE" : "AMBIGUOUS FILE", g->build_log);
-    else if (g->build_failed)
-        fprintf(f, "\nBUILD FAILED: your code did not compile; every test scores 0.\n%s\n",
-                g->build_log);
-    else if (g->emu_build_log[0])
+                g->file_verdict == V_MISSING_FILE ? "MISSING FILE" : "AMBIGUOUS FILE",
+                one_line(g->build_log, buf, sizeof buf));
+    if (!g->forbidden[0] && g->file_verdict == V_PASS && g->build_failed) {
+        fprintf(f, "\nBUILD FAILED: your code did not compile; every test scores 0.\n");
+        print_indented(f, g->build_log, "  | ");
+    } else if (!g->forbidden[0] && g->file_verdict == V_PASS && g->emu_build_log[0]) {
         fprintf(f, "\nEMULATOR BUILD FAILED: your code did not compile for the CPU emulator; "
-                   "its [emu] tests score 0.\n%s\n", g->emu_build_log);
+                   "its [emu] tests score 0.\n");
+        print_indented(f, g->emu_build_log, "  | ");
+    }
 }
 
-void print_report(const grade_run *g, FILE *f)
+/* The report as the grader lays it out (print_report cleans it). */
+static void render_report(const grade_run *g, FILE *f)
 {
     const suite *s = g->s;
     double hidden_points;
@@ -236,7 +252,7 @@ void print_report(const grade_run *g, FILE *f)
                     r->t_student, r->t_ref, r->t_student / r->t_ref, r->gbps,
                     r->gbps / r->copy_gbps, r->copy_gbps);
         if (r->detail[0])
-            fprintf(f, "  %s\n", r->detail);
+            print_indented(f, r->detail, "  ");
         if (g->speed_graded)
             fprintf(f, "  -> %.1f / %.1f points\n", r->points, sp->points);
         else
@@ -256,6 +272,26 @@ void print_report(const grade_run *g, FILE *f)
     if (!g->speed_graded && g->speed_pending > 0)
         fprintf(f, ": %.1f more points for speed, graded on a GPU)", g->speed_pending);
     fprintf(f, "\ntime: build %.1f s, grading %.1f s\n", g->build_seconds, g->seconds);
+}
+
+/* The report, passed whole through text_clean before it is written: the
+ * student's pieces were indented where they were printed, and whatever
+ * else reaches the report, no control character does. */
+void print_report(const grade_run *g, FILE *f)
+{
+    char *text = NULL, *clean;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return;
+    render_report(g, m);
+    fclose(m);
+    if (text && (clean = malloc(len + 1)) != NULL) {
+        text_clean(text, clean, len + 1, "");
+        fputs(clean, f);
+        free(clean);
+    }
+    free(text);
 }
 
 static const char *vis_name(visibility_t v)
@@ -279,6 +315,36 @@ static void write_public_output(const grade_run *g, json_writer *w)
     free(text);
 }
 
+/* A string of results.json that holds text the student influenced: cleaned
+ * (text.h), its pieces already indented where they were put together. */
+static void put_text(json_writer *w, const char *key, const char *text)
+{
+    static char clean[16384];
+    text_clean(text, clean, sizeof clean, "");
+    jw_string(w, key, clean);
+}
+
+/* The time ratio a leaderboard may show: the geometric mean of the
+ * student's time over the reference's, over the speed tests, from credited
+ * times only (every test PASS: timed, plausible, witnessed where the
+ * policy requires it; t_student is then the witnessed time when that was
+ * slower).  NaN (null) when any test was not credited or not graded: the
+ * student's own figure is never shown. */
+static double credited_ratio(const grade_run *g)
+{
+    double logsum = 0;
+    int n = 0;
+    for (int k = 0; k < g->s->nspeed && g->speed_graded; k++) {
+        const speed_result *r = &g->speed[k];
+        if (r->verdict != V_PASS || !(r->t_student > 0) || !(r->t_ref > 0) ||
+            !isfinite(r->t_student / r->t_ref))
+            return NAN;
+        logsum += log(r->t_student / r->t_ref);
+        n++;
+    }
+    return n ? exp(logsum / n) : NAN;
+}
+
 /* extra_data (stored by Gradescope, read by ./grade --batch): what became
  * of the submission, as a field, so nobody searches the report's text. */
 static void write_status(const grade_run *g, json_writer *w)
@@ -287,8 +353,9 @@ static void write_status(const grade_run *g, json_writer *w)
     const char *status = grade_status(g, reason, sizeof reason);
     jw_object(w, "extra_data");
     jw_string(w, "status", status);
-    jw_string(w, "reason", reason);
-    jw_string(w, "files", g->files);
+    put_text(w, "reason", reason);
+    put_text(w, "files", g->files);
+    jw_number(w, "speed_ratio", credited_ratio(g)); /* the leaderboard's (post.py) */
     if (!g->speed_graded) { /* the speed tests are left out of "tests" and of the maximum */
         char pending[200];
         snprintf(pending, sizeof pending, "pending: %.1f points, not graded here (%s)",
@@ -325,22 +392,24 @@ int write_results_json(const grade_run *g, const char *path)
             const test_result *t = &g->tests[c];
             if (s->cases[c].group != i || t->verdict == V_PASS || t->verdict == V_SKIPPED)
                 continue;
-            char label[160];
+            char label[160], detail[1200] = "";
             case_label(&s->cases[c], c, label, sizeof label);
+            if (s->cases[c].visibility == VIS_VISIBLE) /* a hidden case's: never */
+                text_clean(t->detail, detail, sizeof detail, "    ");
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s", label,
-                                     verdict_name(t->verdict),
-                                     s->cases[c].visibility == VIS_VISIBLE ? ": " : "",
-                                     s->cases[c].visibility == VIS_VISIBLE ? t->detail : "");
+                                     verdict_name(t->verdict), detail[0] ? ": " : "", detail);
         }
         for (int t = 0; t < SAN_TOOL_COUNT && sanitized(g) && used < sizeof out - 200; t++) {
             const test_result *r = &g->san[i][t];
             if (!tool_asked(s, t))
                 continue;
             int clean = r->verdict == V_PASS;
+            char detail[1200];
+            text_clean(clean ? "" : r->detail, detail, sizeof detail, "    ");
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s",
                                      sanitize_tool_name(1 << t),
                                      clean ? "clean" : verdict_name(r->verdict),
-                                     clean ? "" : ": ", clean ? "" : r->detail);
+                                     clean ? "" : ": ", detail);
         }
         if (g->san_taken[i] > 0 && used < sizeof out - 100)
             used += (size_t)snprintf(out + used, sizeof out - used,
@@ -351,12 +420,12 @@ int write_results_json(const grade_run *g, const char *path)
         jw_number(&w, "score", g->group_points[i]);
         jw_number(&w, "max_score", s->groups[i].points);
         jw_string(&w, "visibility", vis_name(s->groups[i].visibility));
-        jw_string(&w, "output", out);
+        put_text(&w, "output", out);
         jw_end(&w, '}');
     }
     for (int k = 0; k < s->nspeed && g->speed_graded; k++) { /* pending: left out */
         const speed_result *r = &g->speed[k];
-        snprintf(out, sizeof out, "%s", r->detail);
+        text_clean(r->detail, out, sizeof out, "  ");
         if (r->verdict == V_PASS)
             snprintf(out, sizeof out, "yours %.4f ms, reference %.4f ms (%.2fx)", r->t_student,
                      r->t_ref, r->t_student / r->t_ref);
@@ -366,7 +435,7 @@ int write_results_json(const grade_run *g, const char *path)
         jw_string(&w, "name", name);
         jw_number(&w, "score", r->points);
         jw_number(&w, "max_score", s->speed[k].points);
-        jw_string(&w, "output", out);
+        put_text(&w, "output", out);
         jw_end(&w, '}');
     }
     jw_end(&w, ']');

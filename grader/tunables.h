@@ -140,9 +140,12 @@
 
 /* A submission's archive (grader/batch/archive.c): a lab is a handful of
  * files, so more members than this, or more bytes unpacked than this, is
- * an archive bomb or the wrong upload, refused before it fills the disk. */
+ * an archive bomb or the wrong upload, refused before it fills the disk.
+ * The bytes are what the batch writes for one student's archive, counted
+ * as written (a sparse member's holes included): 256 MiB is a whole
+ * repository with its history, and 10 workers at once stay under 3 GiB. */
 #define UNPACK_MAX_MEMBERS 10000
-#define UNPACK_MAX_BYTES (1LL << 30)
+#define UNPACK_MAX_BYTES (256LL << 20)
 
 /* A wrong output is described (diagnose.h: which elements are wrong, and
  * how) up to this many elements: the description needs the expected

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cuda_exit.h"
+#include "gpulock.h"
 #include "tunables.h"
 #include "sandbox.h"
 #include "safefile.h"
@@ -97,6 +98,26 @@ static int worth_rerun(const run_plan *plan, const run_status *st)
            !(plan->wrap && st->code == SANITIZER_FOUND_EXIT);
 }
 
+/*
+ * A case that ran out of GPU memory while the GPU was shared (correctness
+ * lanes, or a batch's workers on one GPU) may have lost the memory to
+ * another process: it is run again alone, the GPU held exclusive
+ * (gpulock.h), and that run's verdict stands, so a student's own
+ * out-of-memory, which repeats alone, keeps its verdict.  Under an
+ * exclusive hold (the speed phase) or with no lock, the verdict is final.
+ */
+static void settle_oom(const run_plan *plan, const suite_case *c, test_result *t)
+{
+    if (!t->gpu_oom || gpu_lock_held() != GPU_HELD_SHARED)
+        return;
+    gpu_unlock();
+    if (gpu_lock_exclusive() == 0) {
+        judge_case(plan, c, t);
+        gpu_unlock();
+    }
+    gpu_lock_shared();
+}
+
 /* Start the process for the whole list; its fate in *st. */
 static void run_list(const run_plan *plan, const suite_case *const *cases, int count,
                      const char *list, const char *progress, const char *log, run_status *st)
@@ -131,6 +152,7 @@ int run_unit(const run_plan *plan, const suite_case *const *cases, int count, te
     snprintf(log, sizeof log, "%s/unit.log", plan->work);
     if (count == 1 || write_cases(plan, cases, count, list) != 0) {
         judge_case(plan, cases[0], &out[0]);
+        settle_oom(plan, cases[0], &out[0]);
         return 1;
     }
     run_status st;
@@ -148,6 +170,7 @@ int run_unit(const run_plan *plan, const suite_case *const *cases, int count, te
             if (state != 0 && state != EXIT_SELF_CHECK_FAILED)
                 case_excerpt(log_text, i, excerpt, sizeof excerpt);
             judge_ending(plan, cases[i], &ended, excerpt, prefix, &out[i]);
+            settle_oom(plan, cases[i], &out[i]);
             continue;
         }
         if (state == -1 && i > 0)
@@ -158,6 +181,7 @@ int run_unit(const run_plan *plan, const suite_case *const *cases, int count, te
             case_excerpt(log_text, i, excerpt, sizeof excerpt);
             judge_ending(plan, cases[i], &st, excerpt, prefix, &out[i]);
         }
+        settle_oom(plan, cases[i], &out[i]);
         return i + 1;
     }
     return count;

@@ -3,10 +3,13 @@
  * libarchive into the scratch folder.  Every member is checked first and
  * the whole archive refused, nothing extracted, when one is absolute,
  * holds a ".." component, is a link or a device, or when there are too
- * many; the extraction then runs with libarchive's own secure flags
- * (no "..", no absolute paths, no writing through symbolic links), so a
- * check missed here is still refused there.  Messages go to stdout, which
- * is the student's report.
+ * many, or when their declared sizes add up past UNPACK_MAX_BYTES.  The
+ * extraction is this file's own (libarchive only reads): every folder and
+ * file opened by descriptor below the destination with O_NOFOLLOW, and
+ * every byte written counted first, holes of sparse members included, so
+ * at most UNPACK_MAX_BYTES are written whatever the headers say.  Messages
+ * go to stdout, which is the student's report; member names in them are
+ * cleaned (text.h).
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "text.h"
 #include "tunables.h"
 
 /* A reader for the formats a submission may come in. */
@@ -60,22 +64,32 @@ static const char *bad_member(struct archive_entry *e)
     }
 }
 
-/* First pass: every member's header, before anything is written. */
+/* First pass: every member's header, before anything is written; the sizes
+ * the headers declare are added up for an early, friendly refusal (the
+ * second pass counts what it really writes: a header can lie). */
 static int check_members(const char *path)
 {
     struct archive *a = open_reader(path);
     struct archive_entry *e;
     int count = 0, r, rc = 0;
+    long long declared = 0;
     if (!a)
         return X_UNPACK;
     while (!rc && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
         const char *why = bad_member(e);
+        char name[256];
         if (why) {
-            printf("batch: archive refused, nothing extracted: member '%s' is %s\n",
-                   archive_entry_pathname(e) ? archive_entry_pathname(e) : "", why);
+            text_clean(archive_entry_pathname(e) ? archive_entry_pathname(e) : "", name,
+                       sizeof name, NULL);
+            printf("batch: archive refused, nothing extracted: member '%s' is %s\n", name, why);
             rc = X_REFUSED;
         } else if (++count > UNPACK_MAX_MEMBERS) {
             printf("batch: archive refused: more than %d members\n", UNPACK_MAX_MEMBERS);
+            rc = X_REFUSED;
+        } else if ((declared += archive_entry_size(e)) > UNPACK_MAX_BYTES) {
+            printf("batch: archive refused, nothing extracted: its members declare more than "
+                   "%lld bytes in all (an archive bomb, or not a lab's files)\n",
+                   (long long)UNPACK_MAX_BYTES);
             rc = X_REFUSED;
         }
     }
@@ -88,60 +102,111 @@ static int check_members(const char *path)
     return rc;
 }
 
-/* Copy one member's data, counting the bytes against the archive's budget. */
-static int copy_data(struct archive *in, struct archive *out, long long *budget)
+/* Open member `name` for writing below the folder `top`, making its
+ * folders on the way; every step by descriptor with O_NOFOLLOW, so nothing
+ * is written outside `top` whatever the name.  A descriptor, or -1. */
+static int open_member(int top, const char *name, int is_dir)
 {
-    const void *buf;
-    size_t size;
-    la_int64_t offset;
-    int r;
-    while ((r = archive_read_data_block(in, &buf, &size, &offset)) == ARCHIVE_OK) {
-        *budget -= (long long)size;
+    char part[4096];
+    int dir = dup(top);
+    const char *p = name;
+    while (dir >= 0 && *p) {
+        size_t len = strcspn(p, "/");
+        const char *next = p + len;
+        while (*next == '/') next++;
+        if (len == 0 || (len == 1 && p[0] == '.')) { /* "a//b", "./a" */
+            p = next;
+            continue;
+        }
+        if (len >= sizeof part) {
+            close(dir);
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(part, p, len);
+        part[len] = '\0';
+        if (*next == '\0' && !is_dir) { /* the file itself */
+            int fd = openat(dir, part, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+            close(dir);
+            return fd;
+        }
+        if (mkdirat(dir, part, 0755) != 0 && errno != EEXIST) {
+            close(dir);
+            return -1;
+        }
+        int sub = openat(dir, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(dir);
+        dir = sub;
+        p = next;
+    }
+    return dir; /* a folder member: its own descriptor */
+}
+
+/* Copy one member's data into fd, each byte counted against the budget
+ * before it is written: archive_read_data fills a sparse member's holes
+ * with zeros, so a hole is bytes written like any other, and nothing
+ * stretches a file past what was counted (no ftruncate to a header's
+ * size: that is how a 125-byte archive became a 3 GiB file). */
+static int copy_data(struct archive *in, int fd, long long *budget)
+{
+    static char buf[64 * 1024];
+    la_ssize_t got;
+    while ((got = archive_read_data(in, buf, sizeof buf)) > 0) {
+        *budget -= (long long)got;
         if (*budget < 0) {
-            printf("batch: archive refused: it unpacks to more than %lld bytes\n",
-                   (long long)UNPACK_MAX_BYTES);
+            printf("batch: archive refused: it unpacks to more than %lld bytes (an archive "
+                   "bomb, or not a lab's files)\n", (long long)UNPACK_MAX_BYTES);
             return X_REFUSED;
         }
-        if (archive_write_data_block(out, buf, size, offset) != ARCHIVE_OK) {
-            printf("batch: unpacking failed: %s\n", archive_error_string(out));
-            return X_UNPACK;
+        for (la_ssize_t done = 0; done < got;) {
+            ssize_t w = write(fd, buf + done, (size_t)(got - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                printf("batch: unpacking failed: %s\n", strerror(errno));
+                return X_UNPACK;
+            }
+            done += w;
         }
     }
-    if (r != ARCHIVE_EOF) {
+    if (got < 0) {
         printf("batch: unpacking failed: %s\n", archive_error_string(in));
         return X_UNPACK;
     }
     return 0;
 }
 
-/* Second pass: extract into the current folder, with libarchive's secure
- * flags (relative names only: the absolute-path flag refuses any other). */
-static int extract(const char *path)
+/* Second pass: extract below the folder `top`, written by this code alone
+ * (no libarchive disk writer): folders and plain files only, as pass one
+ * allowed, and at most UNPACK_MAX_BYTES in all. */
+static int extract(const char *path, int top)
 {
-    struct archive *in = open_reader(path), *out = archive_write_disk_new();
+    struct archive *in = open_reader(path);
     struct archive_entry *e;
     long long budget = UNPACK_MAX_BYTES;
-    int r, rc = 0;
-    archive_write_disk_set_options(out, ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-                                        ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                        ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS);
+    int r = ARCHIVE_EOF, rc = 0;
     while (in && !rc && (r = archive_read_next_header(in, &e)) == ARCHIVE_OK) {
-        archive_entry_set_perm(e, archive_entry_filetype(e) == AE_IFDIR ? 0755 : 0644);
-        if (archive_write_header(out, e) != ARCHIVE_OK) {
-            printf("batch: unpacking failed: %s\n", archive_error_string(out));
-            rc = X_UNPACK;
-        } else if (archive_entry_size(e) > 0) {
-            rc = copy_data(in, out, &budget);
+        const char *why = bad_member(e); /* the same archive, read again: checked again */
+        int is_dir = archive_entry_filetype(e) == AE_IFDIR;
+        int fd = why ? -1 : open_member(top, archive_entry_pathname(e), is_dir);
+        if (fd < 0) {
+            char name[256];
+            text_clean(archive_entry_pathname(e) ? archive_entry_pathname(e) : "", name,
+                       sizeof name, NULL);
+            printf("batch: unpacking failed at member '%s': %s\n", name,
+                   why ? why : strerror(errno));
+            rc = why ? X_REFUSED : X_UNPACK;
+        } else {
+            if (!is_dir)
+                rc = copy_data(in, fd, &budget);
+            close(fd);
         }
-        if (!rc && archive_write_finish_entry(out) != ARCHIVE_OK)
-            rc = X_UNPACK;
     }
     if (in && !rc && r != ARCHIVE_EOF) {
         printf("batch: unpacking %s failed: %s\n", path, archive_error_string(in));
         rc = X_UNPACK;
     }
     archive_read_free(in);
-    archive_write_free(out);
     return in ? rc : X_UNPACK;
 }
 
@@ -152,18 +217,15 @@ int unpack(const char *archive, const char *dest)
         printf("batch: cannot make %s: %s\n", dest, strerror(errno));
         rc = X_UNPACK;
     }
-    int here = open(".", O_RDONLY | O_DIRECTORY);
-    if (!rc && (here < 0 || chdir(dest) != 0)) {
+    int top = rc ? -1 : open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (!rc && top < 0) {
         printf("batch: cannot enter %s: %s\n", dest, strerror(errno));
         rc = X_UNPACK;
     }
-    if (!rc) {
-        rc = extract(archive);
-        if (fchdir(here) != 0) /* back: the grader runs where the batch runs */
-            rc = rc ? rc : X_UNPACK;
-    }
-    if (here >= 0)
-        close(here);
+    if (!rc)
+        rc = extract(archive, top);
+    if (top >= 0)
+        close(top);
     fflush(stdout);
     return rc;
 }

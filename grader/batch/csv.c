@@ -1,7 +1,10 @@
 /*
  * csv.c - the batch's gradebook: one row per student (name, total, max,
  * each test's points, status, seconds, note), written to NAME.part and
- * renamed, so an interrupted batch never leaves half a gradebook.  All
+ * renamed, so an interrupted batch never leaves half a gradebook.  Text
+ * cells are cleaned and never start a formula (csv_field); the figures are
+ * points, which are credited by construction (a time not credited earns
+ * none), never a time or ratio the student's process reported.  All
  * rows share one maximum: a row graded under another suite (85/105 beside
  * 80/100) is an error, never a silent mix.
  */
@@ -11,9 +14,21 @@
 #include <string.h>
 
 #include "batch.h"
+#include "text.h"
 
-static void csv_field(FILE *f, const char *v)
+/* One text cell.  The text is cleaned first (text.h: one line, no control
+ * characters), then a cell a spreadsheet would evaluate as a formula (its
+ * first character one of = + - @, a tab or a carriage return: OWASP's
+ * rule for CSV injection) gets a leading single quote, so "=HYPERLINK(...)"
+ * as a submission's name is shown as text, never run.  Numbers are the
+ * grader's own and are written by fmt_num, not here. */
+static void csv_field(FILE *f, const char *raw)
 {
+    char clean[1024], cell[1026];
+    text_clean(raw, clean, sizeof clean, NULL);
+    snprintf(cell, sizeof cell, "%s%s", clean[0] && strchr("=+-@\t\r", clean[0]) ? "'" : "",
+             clean);
+    const char *v = cell;
     if (strpbrk(v, ",\"\r\n") || v[0] == ' ' || (v[0] && v[strlen(v) - 1] == ' ')) {
         fputc('"', f);
         for (; *v; v++) {

@@ -12,7 +12,6 @@ single grader's results.json.
 """
 import json
 import math
-import re
 import shlex
 import sys
 
@@ -29,28 +28,33 @@ def load(path):
     return None
 
 
+def clean(text):
+    """The grader's text_clean (grader/text.c) for a report the grader did
+    not finish: no C0 control but line break and tab, no DEL, no C1."""
+    return "".join(c if c in "\n\t" or not (ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f)
+                   else "?" for c in text)
+
+
 def tail(path, limit=8000):
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
         return ""
-    return text[-limit:]
+    return clean(text[-limit:])
 
 
 def speed_ratio(results):
-    """Geometric mean of the student's time / reference time over the speed
-    tests, when every speed test was timed; None otherwise."""
-    ratios = []
-    speed = [t for t in results["tests"] if str(t.get("name", "")).startswith("Speed")]
-    for t in speed:
-        m = re.search(r"\(([0-9]+(?:\.[0-9]+)?)x\)", str(t.get("output", "")))
-        if not m:
-            return None
-        ratios.append(float(m.group(1)))
-    if not ratios or min(ratios) <= 0:
+    """The credited time ratio (student / reference, geometric mean over the
+    speed tests) that the grader wrote as a number, extra_data.speed_ratio;
+    None when it wrote none (a time not credited, or speed not graded).
+    Never parsed from a test's text: that text may quote the student's own,
+    uncredited figure."""
+    extra = results.get("extra_data")
+    ratio = extra.get("speed_ratio") if isinstance(extra, dict) else None
+    if isinstance(ratio, bool) or not isinstance(ratio, (int, float)):
         return None
-    return math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+    return ratio if math.isfinite(ratio) and ratio > 0 else None
 
 
 def gradescope(results_path, report_path, error=None):
