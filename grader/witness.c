@@ -123,19 +123,38 @@ static int wrap_words(const char *ncu, const char *home, const char *run_log,
     return a;
 }
 
-/* The cell's view: the student's, plus what ncu needs to run in it (its
- * own folder and this grader's executable, read-only).  -1 when full. */
+/* Add a folder to the cell's view, read-only, unless it is there or gone. */
+static int cell_add(fsview *v, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || fsview_covers(v, dir, FSV_RO))
+        return 0;
+    return fsview_add(v, dir, FSV_RO) < 0 ? -1 : 0;
+}
+
+/* The cell's view: the student's, plus what ncu needs to run in it and
+ * this grader's executable, read-only.  The toolkit's bin/ncu is only a
+ * launcher that looks for the real install beside the toolkit
+ * (nsight-compute-*) or under /opt/nvidia, so those folders come too.
+ * -1 when the view is full. */
 static int cell_view(const fsview *student, const char *ncu, fsview *v)
 {
-    char real[PATH_MAX], self[PATH_MAX];
+    char real[PATH_MAX], self[PATH_MAX], pattern[PATH_MAX + 32];
     *v = *student;
     v->in_cell = 1;
     if (!realpath(ncu, real) || !realpath("/proc/self/exe", self))
         return -1;
     *strrchr(real, '/') = '\0';
-    if (!fsview_covers(v, real, FSV_RO) && fsview_add(v, real, FSV_RO) < 0)
-        return -1;
-    return fsview_covers(v, self, FSV_RO) || fsview_add(v, self, FSV_RO) >= 0 ? 0 : -1;
+    int rc = cell_add(v, real) | cell_add(v, self) | cell_add(v, "/opt/nvidia");
+    glob_t g;
+    snprintf(pattern, sizeof pattern, "%s/../nsight-compute*", real);
+    if (glob(pattern, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            if (realpath(g.gl_pathv[i], self))
+                rc |= cell_add(v, self);
+        globfree(&g);
+    }
+    return rc;
 }
 
 int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, witness_result *w,
