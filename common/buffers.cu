@@ -11,6 +11,7 @@
 #include "buffers.h"
 #include "check.h"
 #include "cuda_check.h"
+#include "perturb.h"
 #include "prng.h"
 #include "reference.h"
 
@@ -264,4 +265,21 @@ void *copy_back_output(kind_t kind, const void *out, size_t n, dtype_t dtype, si
         CUDA_CHECK(cudaMemcpy(host, dev, kept * es, cudaMemcpyDeviceToHost));
     memcpy((char *)host + n * es, &count, es);
     return host;
+}
+
+/* The changes of timed call `call` (perturb.h) written into the device
+ * input, one small copy each: no kernel of the harness's own (a witness
+ * run's kernels must all be the lab's), and the lab's work of the call
+ * before is finished first (a lab on a stream of its own included). */
+void buffers_perturb(void *in_dev, const cli_opts *o, int call)
+{
+    size_t es = dtype_size(o->dtype);
+    if (o->n == 0)
+        return;
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int j = 0; j < PERTURB_ELEMS; j++) {
+        unsigned char value[8];
+        size_t at = perturb_change(o->n, o->dtype, o->dist, o->seed, call, j, value);
+        CUDA_CHECK(cudaMemcpy((char *)in_dev + at * es, value, es, cudaMemcpyHostToDevice));
+    }
 }

@@ -20,7 +20,9 @@
 #include "diagnose.h"
 #include "cuda_exit.h"
 #include "json.h"
+#include "perturb.h"
 #include "prng.h"
+#include "reference.h"
 #include "regen.h"
 #include "run.h"
 #include "tunables.h"
@@ -182,9 +184,12 @@ int sanitizer_summary(const char *text, char *out, size_t len)
  * round at 2^26 elements, and a copy identical bit for bit to a checked one
  * needs no second check (the full check costs a second there, a comparison
  * a few milliseconds).  Up to VERIFIED_KEEP cases, the oldest replaced.
+ * A timed run's input changed between its calls (perturb.h): an output is
+ * kept with the number of changed calls, part of what the case is.
  */
 static struct {
     suite_case c;
+    int calls;
     uint32_t *words;
     size_t len;
 } verified[VERIFIED_KEEP];
@@ -200,21 +205,22 @@ static int same_case(const suite_case *a, const suite_case *b)
 
 /* Copy `got` (len words) is already known right: the same words as a
  * verified output of this case. */
-static int known_right(const suite_case *c, const uint32_t *got, size_t len)
+static int known_right(const suite_case *c, int calls, const uint32_t *got, size_t len)
 {
     for (int i = 0; i < VERIFIED_KEEP; i++)
-        if (verified[i].words && verified[i].len == len && same_case(&verified[i].c, c))
+        if (verified[i].words && verified[i].len == len && same_case(&verified[i].c, c) &&
+            verified[i].calls == calls)
             return memcmp(verified[i].words, got, len * 4) == 0;
     return 0;
 }
 
-static void remember_verified(const suite_case *c, const uint32_t *got, size_t len)
+static void remember_verified(const suite_case *c, int calls, const uint32_t *got, size_t len)
 {
     if (len < ((size_t)1 << 20))
         return; /* small outputs are checked faster than they are kept */
     int slot = verified_next;
     for (int i = 0; i < VERIFIED_KEEP; i++)
-        if (verified[i].words && same_case(&verified[i].c, c))
+        if (verified[i].words && same_case(&verified[i].c, c) && verified[i].calls == calls)
             slot = i; /* (a case kept once, never twice) */
     if (slot == verified_next)
         verified_next = (verified_next + 1) % VERIFIED_KEEP;
@@ -223,6 +229,7 @@ static void remember_verified(const suite_case *c, const uint32_t *got, size_t l
     if (verified[slot].words)
         memcpy(verified[slot].words, got, len * 4);
     verified[slot].c = *c;
+    verified[slot].calls = calls;
     verified[slot].len = len;
 }
 
@@ -250,13 +257,30 @@ static void add_diagnosis(const suite_case *c, const void *in, const uint32_t *g
         snprintf(t->detail + used, sizeof t->detail - used, "\n%s", d.text);
 }
 
+/* The input the last call of the run saw, into in: the case's, with the
+ * changes of `calls` timed calls (perturb.h).  A decode's changes were
+ * made to its encoded words, and the checker wants the data they decode
+ * to: encoded, changed, decoded again (wrapping integers: exact). */
+static void case_input(const suite_case *c, int calls, void *in)
+{
+    regen_input(in, c->n, c->dtype, c->dist, c->seed);
+    if (calls == 0)
+        return;
+    if (c->kind == KIND_DECODE)
+        ref_encode(in, c->n, c->dtype, c->order, c->tuple);
+    perturb_host(in, c->n, c->dtype, c->dist, c->seed, calls);
+    if (c->kind == KIND_DECODE)
+        ref_decode(in, c->n, c->dtype, c->order, c->tuple);
+}
+
 /* Check one copy of the output; the input is generated on first need. */
-static void check_copy(const suite_case *c, const uint32_t *got, void **in, check_result *r)
+static void check_copy(const suite_case *c, int calls, const uint32_t *got, void **in,
+                       check_result *r)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype);
     memset(r, 0, sizeof *r);
     r->ok = 1;
-    if (known_right(c, got, out_len))
+    if (known_right(c, calls, got, out_len))
         return;
     if (!*in) {
         *in = malloc((c->n ? c->n : 1) * dtype_size(c->dtype));
@@ -265,13 +289,13 @@ static void check_copy(const suite_case *c, const uint32_t *got, void **in, chec
             snprintf(r->detail, sizeof r->detail, "the grader is out of memory");
             return;
         }
-        regen_input(*in, c->n, c->dtype, c->dist, c->seed);
+        case_input(c, calls, *in);
     }
     check_spec spec;
     case_spec(c, &spec);
     check_output(&spec, *in, got, r);
     if (r->ok)
-        remember_verified(c, got, out_len);
+        remember_verified(c, calls, got, out_len);
 }
 
 /* Map the raw output file read-only: its words and how many copies it
@@ -302,8 +326,9 @@ static uint32_t *map_raw(const char *bin_path, size_t words, int *copies, long *
     return (uint32_t *)got;
 }
 
-/* Judge the raw output file against the reference. */
-static void judge_output(const suite_case *c, const char *bin_path, test_result *t)
+/* Judge the raw output file against the reference: the output of the
+ * run's last call, whose input had `calls` calls' changes (perturb.h). */
+static void judge_output(const suite_case *c, int calls, const char *bin_path, test_result *t)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype), words = out_len + GUARD_ELEMS;
     int copies;
@@ -322,7 +347,7 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
     void *in = NULL;
     check_result r;
     long guard = -1;
-    check_copy(c, got, &in, &r);
+    check_copy(c, calls, got, &in, &r);
     for (int k = 0; k < copies && guard < 0; k++)
         guard = first_changed_word(got + k * words + out_len, GUARD_ELEMS, GUARD_WORD);
 
@@ -339,7 +364,7 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
         add_diagnosis(c, in, got, &r, t);
     } else if (copies == 2) {
         check_result again;
-        check_copy(c, got + words, &in, &again);
+        check_copy(c, calls, got + words, &in, &again);
         if (!again.ok) {
             t->verdict = V_RACE;
             snprintf(t->detail, sizeof t->detail,
@@ -514,7 +539,7 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
         json_get_string(text, "device", t->device, sizeof t->device);
         t->verdict = V_PASS;
         if (!plan->no_raw && !host_written(c, text, t))
-            judge_output(c, bin_path, t);
+            judge_output(c, perturb_calls(1, plan->warmup, plan->reps), bin_path, t);
     }
     safe_unlink(bin_path); /* judged: raw outputs can be large */
 }
