@@ -39,15 +39,31 @@ extern "C" {
  * keep one input, so their repeated launch still shows a race). */
 int perturb_calls(int graded, int warmup, int reps);
 
-/* Change j (0 .. PERTURB_ELEMS - 1) made before call `call` (1, 2, ...)
- * to an input of n elements: its element index, its value into value (the
- * element's bytes: 4, or 8 for int64).  n > 0. */
-size_t perturb_change(size_t n, dtype_t dtype, dist_t dist, uint64_t seed, int call, int j,
-                      void *value);
+/* What a timed run's input is: its elements, and for a compaction
+ * (keep >= 0, a pred_t) the predicate every change must keep: a changed
+ * element is kept exactly when the one it replaces was, so the count and
+ * the kept positions stay those of the first call, and out[count..n)
+ * stays unwritten as the checker requires. */
+typedef struct {
+    size_t n;
+    dtype_t dtype;
+    dist_t dist;
+    uint64_t seed;
+    int keep;
+} perturb_input;
+
+/* Where change j (0 .. PERTURB_ELEMS - 1) of call `call` (1, 2, ...) goes:
+ * an element index below n (n > 0). */
+size_t perturb_where(const perturb_input *p, int call, int j);
+
+/* Its value, into value (4 bytes, or 8 for int64), given the element it
+ * replaces (`current`, for a compaction's predicate).  0 when it changes
+ * nothing (no value of the distribution keeps the predicate). */
+int perturb_value(const perturb_input *p, int call, int j, const void *current, void *value);
 
 /* The input as the last of `calls` perturbed calls saw it: every change of
- * calls 1 .. calls applied in order to in (n elements, on the host). */
-void perturb_host(void *in, size_t n, dtype_t dtype, dist_t dist, uint64_t seed, int calls);
+ * calls 1 .. calls applied in order to in (on the host). */
+void perturb_host(void *in, const perturb_input *p, int calls);
 
 #ifdef __cplusplus
 }

@@ -268,7 +268,9 @@ static void case_input(const suite_case *c, int calls, void *in)
         return;
     if (c->kind == KIND_DECODE)
         ref_encode(in, c->n, c->dtype, c->order, c->tuple);
-    perturb_host(in, c->n, c->dtype, c->dist, c->seed, calls);
+    perturb_input p = {c->n, c->dtype, c->dist, c->seed,
+                       c->kind == KIND_COMPACT ? (int)c->pred : -1};
+    perturb_host(in, &p, calls);
     if (c->kind == KIND_DECODE)
         ref_decode(in, c->n, c->dtype, c->order, c->tuple);
 }
@@ -475,6 +477,34 @@ size_t case_max_file(const suite_case *c)
     return 3ULL * (out_words_for(c->kind, c->n, c->dtype) + GUARD_ELEMS) * 4 + (16ULL << 20);
 }
 
+/* On a GPU, the lab's own copies in run() (common/copy_count.h): host
+ * bytes copied into `out` beyond an accumulator's starting value, more
+ * fills of it than a zeroing, or the input copied to the host in bulk
+ * (tunables.h says why each).  Not at n = 0: an empty input's answer is
+ * rightly set from the host. */
+static int host_copied(const suite_case *c, const char *text, test_result *t)
+{
+    double to_out = -1, fills = -1, from_in = -1;
+    json_get_number(text, "host_to_out", &to_out);
+    json_get_number(text, "host_fills_out", &fills);
+    json_get_number(text, "in_to_host", &from_in);
+    double in_bytes = (double)c->n * (double)dtype_size(c->dtype);
+    if (c->n == 0)
+        return 0;
+    if (to_out > HOST_OUT_INIT_BYTES || fills > HOST_OUT_FILLS_MAX)
+        snprintf(t->detail, sizeof t->detail, "the output was written by host code, not by "
+                 "your kernel (run() copied %.0f bytes from the host into `out`, in %.0f fills "
+                 "besides): the kernels must write it", to_out > 0 ? to_out : 0,
+                 fills > 0 ? fills : 0);
+    else if (from_in > HOST_IN_READ_SHARE * in_bytes)
+        snprintf(t->detail, sizeof t->detail, "run() copied %.0f bytes of the input `in` to "
+                 "the host: the answer must be computed by your kernels, on the GPU", from_in);
+    else
+        return 0;
+    t->verdict = V_HOST_WRITTEN;
+    return 1;
+}
+
 /* Did the harness see host code write the output (the emulator's output
  * watch, or host copies into it counted on a GPU: harness.cu,
  * watch_output)?  Then the verdict is HOST-WRITTEN, whatever the values:
@@ -483,7 +513,7 @@ static int host_written(const suite_case *c, const char *text, test_result *t)
 {
     double at = -1;
     if (json_get_number(text, "host_written", &at) != 0 || !(at >= 0))
-        return 0;
+        return host_copied(c, text, t);
     t->verdict = V_HOST_WRITTEN;
     snprintf(t->detail, sizeof t->detail,
              "the output was written by host code, not by your kernel (out[%.0f] was last "

@@ -6,6 +6,8 @@
  *   hostmem (out of host memory, as the harness's host_alloc ends) |
  *   watchdog (hangs until --timeout, then ends as the harness's watchdog does) |
  *   liar (prints PASS, writes nothing) | short (truncated output file) |
+ *   hostcopied / inread (the right answer, with a GPU's copy counts of a
+ *   host answer: 4000 bytes into `out`, or the whole input read back) |
  *   cache (a timed run answers its first call's input, not the last's:
  *   an output cache, blind to the changes of perturb.h)
  * With FAKE_SEED set, only the cases of that seed misbehave (the others are
@@ -95,7 +97,7 @@ static int run_fake(const cli_opts *opts, void *ctx)
     int calls = perturb_calls(o.out != NULL && o.graded, o.warmup, o.reps);
     gen_input(in, o.n, o.dtype, o.dist, o.seed);
     if (strcmp(mode, "cache") != 0)
-        perturb_host(in, o.n, o.dtype, o.dist, o.seed, calls);
+        perturb_host(in, &(perturb_input){o.n, o.dtype, o.dist, o.seed, -1}, calls);
     answer(&o, kind, in, out);
     fill_words(out + len, GUARD_ELEMS, GUARD_WORD);
     memcpy(out + words, out, words * 4);
@@ -113,8 +115,11 @@ static int run_fake(const cli_opts *opts, void *ctx)
     snprintf(path, sizeof path, "%s.json", o.out);
     f = fopen(path, "w");
     fprintf(f, "{\"status\": \"ok\", \"median_ms\": 0.5, \"gbps\": 100, \"copy_gbps\": 400, "
-               "\"device\": \"fake device\", \"host_written\": %d}\n",
-            !strcmp(mode, "hostwritten") ? 8 : -1); /* (a right answer, copied by the host) */
+               "\"device\": \"fake device\", \"host_written\": %d, \"host_to_out\": %d, "
+               "\"in_to_host\": %lld, \"host_fills_out\": 0}\n",
+            !strcmp(mode, "hostwritten") ? 8 : -1, /* (a right answer, copied by the host) */
+            !strcmp(mode, "hostcopied") ? 4000 : 4, /* (4: an accumulator's start) */
+            !strcmp(mode, "inread") ? (long long)o.n * 4 : 0);
     fclose(f);
     free(in);
     free(out);

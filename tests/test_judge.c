@@ -156,3 +156,16 @@ Test(judge, timed_run_defeats_an_output_cache)
     /* a correctness run keeps one input: the cache is right there */
     cr_assert_eq(judge("cache", KIND_SCAN, DT_INT32, 1000).verdict, V_PASS);
 }
+
+/* A GPU's counts of the lab's host copies (common/copy_count.h): a host
+ * answer copied into `out`, or the input read back, is HOST-WRITTEN even
+ * when right; an accumulator's 4-byte start (the "ok" mode) passes. */
+Test(judge, host_copies_counted_on_a_gpu)
+{
+    test_result t = judge("hostcopied", KIND_SCAN, DT_INT32, 1000);
+    cr_assert_eq(t.verdict, V_HOST_WRITTEN, "%s", t.detail);
+    cr_assert(strstr(t.detail, "4000 bytes"), "%s", t.detail);
+    t = judge("inread", KIND_REDUCE, DT_INT32, 1000);
+    cr_assert_eq(t.verdict, V_HOST_WRITTEN, "%s", t.detail);
+    cr_assert_eq(judge("hostcopied", KIND_SCAN, DT_INT32, 0).verdict, V_PASS);
+}

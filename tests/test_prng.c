@@ -112,12 +112,19 @@ Test(prng, perturbation_replays)
     gen_input(base, 1000, DT_INT32, DIST_SMALL, 5);
     memcpy(a, base, sizeof a);
     memcpy(b, base, sizeof b);
-    perturb_host(a, 1000, DT_INT32, DIST_SMALL, 5, 7);
-    perturb_host(b, 1000, DT_INT32, DIST_SMALL, 5, 7);
+    perturb_input p = {1000, DT_INT32, DIST_SMALL, 5, -1};
+    perturb_host(a, &p, 7);
+    perturb_host(b, &p, 7);
     cr_assert_eq(memcmp(a, b, sizeof a), 0);
     cr_assert_neq(memcmp(a, base, sizeof a), 0);
     for (int i = 0; i < 1000; i++)
         cr_assert(a[i] >= -8 && a[i] <= 8);
+    p.keep = PRED_MULT4; /* a compaction's: each element keeps its predicate */
+    memcpy(a, base, sizeof a);
+    perturb_host(a, &p, 50);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(pred_keep(PRED_MULT4, a[i]), pred_keep(PRED_MULT4, base[i]));
+    cr_assert_neq(memcmp(a, base, sizeof a), 0);
     cr_assert_eq(perturb_calls(1, 5, 50), 55);
     cr_assert_eq(perturb_calls(1, 0, 1), 0);
     cr_assert_eq(perturb_calls(0, 5, 50), 0);
