@@ -141,13 +141,15 @@ endif
 # only main and kit.c's contract helpers are global: a submission that calls
 # the harness's reference, checker, input generator or CUB baseline does not
 # link.  `make labN` (a student's own self-check) keeps the whole harness.
-bin: $(GRADED_HARNESS) | backend-check
+bin: $(GRADED_HARNESS) $(COPY_COUNT_OBJ) | backend-check
 	@test -n "$(SRC_DIR)" -a -n "$(BIN)" || { echo "usage: make bin SRC_DIR=dir BIN=path" >&2; exit 2; }
 	@mkdir -p $(dir $(BIN)) $(BIN).objs
 	$(foreach f,$(wildcard $(SRC_DIR)/*.cu),$(CUDACC) $(CUFLAGS) $(LAB_DEFINES) -c \
 	  -o $(BIN).objs/$(basename $(notdir $(f))).o $(f) &&) true
 	@sh common/tools/no_algorithms.sh $(BIN).objs/*.o
-	$(CUDACC) $(CUFLAGS) $(LAB_DEFINES) -o $(BIN) $(BIN).objs/*.o $(GRADED_HARNESS)
+	@test -z "$(COPY_COUNT_OBJ)" || for o in $(BIN).objs/*.o; do \
+	  $(OBJCOPY) --redefine-syms=$(COPY_COUNT_SYMS) "$$o" || exit 1; done
+	$(CUDACC) $(CUFLAGS) $(LAB_DEFINES) -o $(BIN) $(BIN).objs/*.o $(GRADED_HARNESS) $(COPY_COUNT_OBJ)
 
 # The harness of a graded binary (see bin): every harness object, with
 # cub_baseline.cu built without CUB, as one object of local symbols but
@@ -163,6 +165,18 @@ $(OUT)/common/cub_baseline-none.o: common/cub_baseline.cu $(HEADERS) \
 $(GRADED_HARNESS): $(GRADED_PARTS) common/tools/graded_harness.sh
 	sh common/tools/graded_harness.sh $@ $(BUILD)/host/kit.o $(GRADED_PARTS)
 
+# On a GPU, the submission's copy and fill calls are counted
+# (common/copy_count.h): its objects' references to them are renamed to the
+# counting versions of common/graded/copy_count.cu (copy_count.syms lists
+# them), which the graded link adds.  The emulator watches every store
+# itself, so there the object is absent.
+OBJCOPY ?= objcopy
+COPY_COUNT_SYMS := common/graded/copy_count.syms
+COPY_COUNT_OBJ := $(if $(filter gpu,$(BACKEND)),$(OUT)/common/graded/copy_count.o)
+$(OUT)/common/graded/copy_count.o: common/graded/copy_count.cu common/copy_count.h | backend-check
+	@mkdir -p $(@D)
+	$(CUDACC) $(CUFLAGS) -c -o $@ $<
+
 print-backend:
 	@echo $(BACKEND)
 
@@ -172,7 +186,7 @@ print-arch:
 	@echo $(ARCH)
 
 # What every lab binary links, built ahead of students' sandboxed builds.
-prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(GRADED_HARNESS) $(if $(filter emu,$(BACKEND)),emu-runtime)
+prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(GRADED_HARNESS) $(COPY_COUNT_OBJ) $(if $(filter emu,$(BACKEND)),emu-runtime)
 
 # ---- grader --------------------------------------------------------------------
 # The libraries the grader and the batch driver use (each from one file:

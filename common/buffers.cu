@@ -11,6 +11,7 @@
 #include "buffers.h"
 #include "check.h"
 #include "cuda_check.h"
+#include "perturb.h"
 #include "prng.h"
 #include "reference.h"
 
@@ -264,4 +265,44 @@ void *copy_back_output(kind_t kind, const void *out, size_t n, dtype_t dtype, si
         CUDA_CHECK(cudaMemcpy(host, dev, kept * es, cudaMemcpyDeviceToHost));
     memcpy((char *)host + n * es, &count, es);
     return host;
+}
+
+/* Is the device input (copied back to `after`, guard band included) what
+ * the kernel was given: the data, or for a decode the data encoded? */
+int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void *after,
+                           size_t words)
+{
+    const void *given = data;
+    void *encoded = NULL;
+    if (kind == KIND_DECODE) {
+        encoded = host_words(words + 1);
+        memcpy(encoded, data, words * 4);
+        ref_encode(encoded, o->n, o->dtype, o->order, o->tuple);
+        given = encoded;
+    }
+    int same = memcmp(after, given, words * 4) == 0 &&
+               first_changed_word((const uint32_t *)after + words, GUARD_ELEMS, GUARD_WORD) < 0;
+    free(encoded);
+    return same;
+}
+
+/* The changes of timed call `call` (perturb.h) written into the device
+ * input, one small copy each: no kernel of the harness's own (a witness
+ * run's kernels must all be the lab's), and the lab's work of the call
+ * before is finished first (a lab on a stream of its own included). */
+void buffers_perturb(void *in_dev, const cli_opts *o, int keep, int call)
+{
+    size_t es = dtype_size(o->dtype);
+    perturb_input p = {o->n, o->dtype, o->dist, o->seed, keep};
+    if (o->n == 0)
+        return;
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int j = 0; j < PERTURB_ELEMS; j++) {
+        unsigned char value[8], current[8] = {0};
+        char *at = (char *)in_dev + perturb_where(&p, call, j) * es;
+        if (keep >= 0) /* a compaction's element: its predicate is kept */
+            CUDA_CHECK(cudaMemcpy(current, at, es, cudaMemcpyDeviceToHost));
+        if (perturb_value(&p, call, j, current, value))
+            CUDA_CHECK(cudaMemcpy(at, value, es, cudaMemcpyHostToDevice));
+    }
 }

@@ -45,4 +45,14 @@ void *copy_back_output(kind_t kind, const void *out, size_t n, dtype_t dtype, si
 /* 1 when two device buffers of `words` words hold the same words. */
 int device_same(const void *a, const void *b, size_t words);
 
+/* Is the device input (copied back to `after`, guard band included) what
+ * the kernel was given: the data, or for a decode the data encoded? */
+int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void *after,
+                    size_t words);
+
+/* Before timed call `call` of a perturbed run: that call's changes
+ * (perturb.h) written into the device input in_dev (a decode's encoded
+ * words: the input its kernel reads); keep: a compaction's predicate, or -1. */
+void buffers_perturb(void *in_dev, const cli_opts *o, int keep, int call);
+
 #endif /* BUFFERS_H */

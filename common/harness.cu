@@ -17,10 +17,12 @@
 #include "caselist.h"
 #include "check.h"
 #include "cli.h"
+#include "copy_count.h"
 #include "cub_baseline.h"
 #include "cuda_check.h"
 #include "json.h"
 #include "lab.h"
+#include "perturb.h"
 #include "prng.h"
 #include "reference.h"
 #include "stats.h"
@@ -34,6 +36,8 @@
 typedef struct {
     const lab_variant *variant;
     lab_problem problem;
+    const cli_opts *opts; /* for the changes between timed calls */
+    copy_counts copies;   /* the lab's host copies, on a GPU (copy_count.h) */
 } job;
 
 static const char *phase = "starting"; /* what the watchdog reports */
@@ -76,7 +80,9 @@ static void watch(const char *what)
 static void run_once(void *arg)
 {
     job *j = (job *)arg;
+    copy_count_begin();
     int err = j->variant->run(&j->problem);
+    copy_count_end(&j->copies);
     if (err != 0) {
         fprintf(stderr, "%s: the lab's host code returned CUDA error %s (%s)\n",
                 j->variant->name, cudaGetErrorName((cudaError_t)err),
@@ -139,7 +145,6 @@ static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t l
     return validate_lab7(o, v, err, len);
 }
 
-
 /* Open PREFIX.SUFFIX for writing; a result that cannot be written ends the run. */
 static FILE *open_result(const char *prefix, const char *suffix, const char *mode, char *path,
                          size_t len)
@@ -173,6 +178,7 @@ typedef struct {
     int repeat_identical;
     int verified, verify_failed; /* --verify: launches checked, and how many were wrong */
     long long host_written; /* first output byte last written by host code, -1: none */
+    copy_counts copies;     /* host copies into out and out of in (copy_count.h) */
     timing kernel, copy, cub;
     int have_cub;
     double bytes;
@@ -206,12 +212,15 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
     jw_int(&w, "out_len", (long long)out_len);
     jw_int(&w, "guard", GUARD_ELEMS);
     jw_int(&w, "copies", copies);
+    jw_int(&w, "perturbed_calls", perturb_calls(o->graded && o->out, o->warmup, r->kernel.reps));
     if (checked) { /* (a graded run leaves its own check to the grader) */
         jw_bool(&w, "self_check_ok", r->check.ok && r->guard_hit < 0);
         jw_bool(&w, "input_intact", r->input_intact);
     }
     jw_bool(&w, "repeat_identical", r->repeat_identical);
     jw_int(&w, "host_written", r->host_written);
+    jw_int(&w, "host_to_out", r->copies.to_out), jw_int(&w, "in_to_host", r->copies.from_in);
+    jw_int(&w, "host_fills_out", r->copies.fills);
     jw_int(&w, "verified", r->verified);
     jw_int(&w, "verify_failed", r->verify_failed);
     jw_int(&w, "reps", r->kernel.reps);
@@ -260,8 +269,7 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
         printf("  note: the last timed run gave a different result than the first "
                "(a race?)\n");
     if (r->verified)
-        printf("  %d more launches verified: %d wrong%s\n", r->verified, r->verify_failed,
-               o->dtype == DT_INT32 ? " (compared bit for bit with the first)" : "");
+        printf("  %d more launches verified: %d wrong\n", r->verified, r->verify_failed);
 #ifdef __CUEMU__
     if (r->kernel.reps > 0) /* CPU times: no GB/s, no fraction of a copy, no CUB */
         printf("  time: median %.4f ms, min %.4f ms over %d runs of CPU time on the emulator; "
@@ -403,6 +411,14 @@ static void watch_output(job *j, size_t bytes, report *r, int arm)
 #endif
 }
 
+/* Before timed call `call`: the input's changes (perturb.h). */
+static void perturb_next(void *arg, int call)
+{
+    job *j = (job *)arg;
+    int keep = j->variant->kind == KIND_COMPACT ? (int)j->opts->pred : -1;
+    buffers_perturb((void *)j->problem.in, j->opts, keep, call);
+}
+
 /* The launches of one case: the checked one, the timed ones with the copy
  * and CUB beside them, and --verify's; copies[] gets the outputs kept, and
  * their count is returned (0 for the grader's timing of the reference). */
@@ -423,8 +439,11 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
      * nothing of its output, so none comes back: the copy back cost 0.24 s
      * of its 0.63 s at 2^26 elements (H200). */
     const int keep = !(o->graded && o->out && o->no_raw && o->verify == 0 && reps > 0);
+    /* A graded timed run changes its input before each call after the
+     * first, and its last output is the one kept (perturb.h says why). */
+    const int perturbed = reps > 0 && perturb_calls(o->graded && o->out, o->warmup, reps) > 0;
     int ncopies = 0;
-    if (keep) {
+    if (keep && !perturbed) {
         copies[ncopies++] = copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
         trace_step("output copied back");
     }
@@ -432,7 +451,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
      * (not with --exact: a compaction's unwritten tail would be read). */
     size_t dev_words = data_words + device_guard();
     void *first = NULL;
-    if (keep && reps > 0 && !buffers_are_exact() && !o->witness) {
+    if (keep && reps > 0 && !buffers_are_exact() && !o->witness && !perturbed) {
         CUDA_CHECK(cudaMalloc(&first, dev_words * 4));
         CUDA_CHECK(cudaMemcpy(first, j->problem.out, dev_words * 4, cudaMemcpyDeviceToDevice));
     }
@@ -442,10 +461,17 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
      * shows up. */
     if (reps > 0) {
         watch("timing the kernel");
-        r->kernel = time_runs(run_once, j, o->warmup, reps);
+        r->kernel = time_runs_prep(run_once, perturbed ? perturb_next : NULL, j, o->warmup, reps);
         watch_output(j, data_words * 4, r, 0);
         trace_step("timed launches");
-        if (keep) {
+        perturb_input pin = {o->n, o->dtype, o->dist, o->seed,
+                             v->kind == KIND_COMPACT ? (int)o->pred : -1};
+        if (perturbed && in_host && v->kind != KIND_DECODE) /* (--verify's floats) */
+            perturb_host((void *)in_host, &pin, o->warmup + reps);
+        if (keep && perturbed) {
+            copies[ncopies++] = copy_back_output(v->kind, j->problem.out, o->n, o->dtype,
+                                                 data_words);
+        } else if (keep) {
             r->repeat_identical = first && device_same(first, j->problem.out, dev_words);
             if (!r->repeat_identical) {
                 copies[ncopies++] =
@@ -499,25 +525,6 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     return ncopies;
 }
 
-/* Is the device input (copied back to `after`, guard band included) what
- * the kernel was given: the data, or for a decode the data encoded? */
-static int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void *after,
-                           size_t words)
-{
-    const void *given = data;
-    void *encoded = NULL;
-    if (kind == KIND_DECODE) {
-        encoded = host_words(words + 1);
-        memcpy(encoded, data, words * 4);
-        ref_encode(encoded, o->n, o->dtype, o->order, o->tuple);
-        given = encoded;
-    }
-    int same = memcmp(after, given, words * 4) == 0 &&
-               first_changed_word((const uint32_t *)after + words, GUARD_ELEMS, GUARD_WORD) < 0;
-    free(encoded);
-    return same;
-}
-
 /* One case, start to end: input, launches, the harness's own check, the
  * result files and the printed report.  Returns the case's exit code. */
 static int run_case(const cli_opts *o, void *prog)
@@ -551,15 +558,17 @@ static int run_case(const cli_opts *o, void *prog)
     /* The host keeps a copy of the input only where it is used: for the
      * harness's own check, and on the emulator, where the host makes it. */
     int graded = o->graded && o->out;
-    int host_input = !graded || o->verify > 0 || o->witness;
 #ifdef __CUEMU__
-    host_input = 1;
+    int host_input = 1;
+#else
+    int host_input = !graded || o->verify > 0 || o->witness;
 #endif
     void *in_host = host_input ? host_alloc(o->n * esize) : NULL;
     if (in_host)
         gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
     job j;
     j.variant = v;
+    j.opts = o;
     trace_step("since the last step (device opened, or the case before)");
     buffers_make(o, v->kind, out_data_words, in_host, (void **)&j.problem.in, &j.problem.out);
     trace_step("input and buffers");
@@ -575,7 +584,11 @@ static int run_case(const cli_opts *o, void *prog)
     check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
                        tol_depth(v->tol, o->n), o->order, o->tuple, o->pred};
     void *copies[2] = {NULL, NULL};
+    memset(&j.copies, 0, sizeof j.copies); /* (the counts of a GPU's graded binary) */
+    copy_count_watch(j.problem.in, in_words * 4, j.problem.out, out_data_words * 4);
     int ncopies = measure(o, &j, in_host, &spec, &r, copies);
+    copy_count_watch(NULL, 0, NULL, 0);
+    r.copies = j.copies;
 
     /* The harness's own check, for a person at the terminal.  A graded run
      * (--graded, with --out) leaves it out: the grader judges the raw output

@@ -28,24 +28,64 @@ int32_t prng_range(uint64_t seed, uint64_t index, int32_t lo, int32_t hi)
     return (int32_t)((int64_t)lo + (int64_t)r);
 }
 
-/* int64 (lab 7): ones, [-8, 8] as for int32, or all 2^64 values (wide). */
-static void gen_int64(int64_t *out, size_t n, dist_t dist, uint64_t seed)
+/* Element i of an int64 array (lab 7): ones, [-8, 8] as for int32, or all
+ * 2^64 values (wide). */
+static int64_t elem_int64(dist_t dist, uint64_t seed, uint64_t i)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t u = prng_u64(seed, i);
-        if (dist == DIST_ONES)
-            out[i] = 1;
-        else if (dist == DIST_SMALL)
-            out[i] = prng_range(seed, i, -8, 8);
-        else
-            memcpy(&out[i], &u, sizeof u);
+    uint64_t u = prng_u64(seed, i);
+    int64_t v;
+    if (dist == DIST_ONES)
+        return 1;
+    if (dist == DIST_SMALL)
+        return prng_range(seed, i, -8, 8);
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Element i of an int32 or float32 array, as its 32 bits. */
+static uint32_t elem_word(dtype_t dtype, dist_t dist, uint64_t seed, uint64_t i)
+{
+    uint32_t w;
+    float f;
+    if (dist == DIST_ONES) {
+        f = 1.0f;
+        if (dtype == DT_INT32)
+            return 1;
+    } else if (dist == DIST_SMALL) {
+        int32_t v = prng_range(seed, i, -8, 8);
+        if (dtype == DT_INT32)
+            return (uint32_t)v;
+        f = (float)v;
+    } else if (dtype == DT_INT32) { /* DIST_WIDE, int32: all 2^32 values */
+        return (uint32_t)(prng_u64(seed, i) >> 32);
+    } else { /* DIST_WIDE, float32: uniform in [-0.25, 1), not integers */
+        /* Mostly positive on purpose: sums then grow like n, so an answer
+         * that is far off (0, or half the sum) cannot hide inside the
+         * error bound, which scales with sum |x|. */
+        uint64_t k = prng_u64(seed, i) >> 40; /* 24 random bits */
+        f = (float)((double)k * 0x1p-24 * 1.25 - 0.25);
+    }
+    memcpy(&w, &f, sizeof w);
+    return w;
+}
+
+void gen_element(void *dst, uint64_t i, dtype_t dtype, dist_t dist, uint64_t seed)
+{
+    if (dtype == DT_INT64) {
+        int64_t v = elem_int64(dist, seed, i);
+        memcpy(dst, &v, sizeof v);
+    } else {
+        uint32_t w = elem_word(dtype, dist, seed, i);
+        memcpy(dst, &w, sizeof w);
     }
 }
 
 void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed)
 {
     if (dtype == DT_INT64) {
-        gen_int64((int64_t *)out, n, dist, seed);
+        int64_t *o64 = (int64_t *)out;
+        for (size_t i = 0; i < n; i++)
+            o64[i] = elem_int64(dist, seed, i);
         return;
     }
     gen_input_part(out, 0, n, dtype, dist, seed);
@@ -53,23 +93,7 @@ void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed)
 
 void gen_input_part(void *out, size_t from, size_t to, dtype_t dtype, dist_t dist, uint64_t seed)
 {
-    int32_t *iout = (int32_t *)out;
-    float *fout = (float *)out;
-    for (size_t i = from; i < to; i++) {
-        if (dist == DIST_ONES) {
-            if (dtype == DT_INT32) iout[i] = 1; else fout[i] = 1.0f;
-        } else if (dist == DIST_SMALL) {
-            int32_t v = prng_range(seed, i, -8, 8);
-            if (dtype == DT_INT32) iout[i] = v; else fout[i] = (float)v;
-        } else if (dtype == DT_INT32) { /* DIST_WIDE, int32: all 2^32 values */
-            uint32_t u = (uint32_t)(prng_u64(seed, i) >> 32);
-            memcpy(&iout[i], &u, sizeof u);
-        } else { /* DIST_WIDE, float32: uniform in [-0.25, 1), not integers */
-            /* Mostly positive on purpose: sums then grow like n, so an answer
-             * that is far off (0, or half the sum) cannot hide inside the
-             * error bound, which scales with sum |x|. */
-            uint64_t k = prng_u64(seed, i) >> 40; /* 24 random bits */
-            fout[i] = (float)((double)k * 0x1p-24 * 1.25 - 0.25);
-        }
-    }
+    uint32_t *w = (uint32_t *)out;
+    for (size_t i = from; i < to; i++)
+        w[i] = elem_word(dtype, dist, seed, i);
 }

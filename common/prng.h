@@ -30,6 +30,10 @@ void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed);
  * types only (int32, float32); int64 arrays come from gen_input. */
 void gen_input_part(void *out, size_t from, size_t to, dtype_t dtype, dist_t dist, uint64_t seed);
 
+/* Element i alone, its bytes (4, or 8 for int64) into dst: what
+ * gen_input writes at out[i]. */
+void gen_element(void *dst, uint64_t i, dtype_t dtype, dist_t dist, uint64_t seed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,17 +14,28 @@
 
 timing time_runs(void (*fn)(void *), void *arg, int warmup, int reps)
 {
+    return time_runs_prep(fn, NULL, arg, warmup, reps);
+}
+
+timing time_runs_prep(void (*fn)(void *), void (*prep)(void *, int), void *arg, int warmup,
+                      int reps)
+{
     timing t = {0, 0, reps};
     double *ms = (double *)host_alloc((reps > 0 ? (size_t)reps : 1) * sizeof *ms);
     cudaEvent_t start, stop;
 
-    for (int i = 0; i < warmup; i++)
+    for (int i = 0; i < warmup; i++) {
+        if (prep)
+            prep(arg, 1 + i);
         fn(arg);
+    }
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < reps; i++) {
         float elapsed;
+        if (prep) /* before the start event: not timed */
+            prep(arg, 1 + warmup + i);
         CUDA_CHECK(cudaEventRecord(start, 0));
         fn(arg);
         CUDA_CHECK(cudaEventRecord(stop, 0));

@@ -20,7 +20,9 @@
 #include "diagnose.h"
 #include "cuda_exit.h"
 #include "json.h"
+#include "perturb.h"
 #include "prng.h"
+#include "reference.h"
 #include "regen.h"
 #include "run.h"
 #include "tunables.h"
@@ -182,9 +184,12 @@ int sanitizer_summary(const char *text, char *out, size_t len)
  * round at 2^26 elements, and a copy identical bit for bit to a checked one
  * needs no second check (the full check costs a second there, a comparison
  * a few milliseconds).  Up to VERIFIED_KEEP cases, the oldest replaced.
+ * A timed run's input changed between its calls (perturb.h): an output is
+ * kept with the number of changed calls, part of what the case is.
  */
 static struct {
     suite_case c;
+    int calls;
     uint32_t *words;
     size_t len;
 } verified[VERIFIED_KEEP];
@@ -200,21 +205,22 @@ static int same_case(const suite_case *a, const suite_case *b)
 
 /* Copy `got` (len words) is already known right: the same words as a
  * verified output of this case. */
-static int known_right(const suite_case *c, const uint32_t *got, size_t len)
+static int known_right(const suite_case *c, int calls, const uint32_t *got, size_t len)
 {
     for (int i = 0; i < VERIFIED_KEEP; i++)
-        if (verified[i].words && verified[i].len == len && same_case(&verified[i].c, c))
+        if (verified[i].words && verified[i].len == len && same_case(&verified[i].c, c) &&
+            verified[i].calls == calls)
             return memcmp(verified[i].words, got, len * 4) == 0;
     return 0;
 }
 
-static void remember_verified(const suite_case *c, const uint32_t *got, size_t len)
+static void remember_verified(const suite_case *c, int calls, const uint32_t *got, size_t len)
 {
     if (len < ((size_t)1 << 20))
         return; /* small outputs are checked faster than they are kept */
     int slot = verified_next;
     for (int i = 0; i < VERIFIED_KEEP; i++)
-        if (verified[i].words && same_case(&verified[i].c, c))
+        if (verified[i].words && same_case(&verified[i].c, c) && verified[i].calls == calls)
             slot = i; /* (a case kept once, never twice) */
     if (slot == verified_next)
         verified_next = (verified_next + 1) % VERIFIED_KEEP;
@@ -223,6 +229,7 @@ static void remember_verified(const suite_case *c, const uint32_t *got, size_t l
     if (verified[slot].words)
         memcpy(verified[slot].words, got, len * 4);
     verified[slot].c = *c;
+    verified[slot].calls = calls;
     verified[slot].len = len;
 }
 
@@ -250,13 +257,32 @@ static void add_diagnosis(const suite_case *c, const void *in, const uint32_t *g
         snprintf(t->detail + used, sizeof t->detail - used, "\n%s", d.text);
 }
 
+/* The input the last call of the run saw, into in: the case's, with the
+ * changes of `calls` timed calls (perturb.h).  A decode's changes were
+ * made to its encoded words, and the checker wants the data they decode
+ * to: encoded, changed, decoded again (wrapping integers: exact). */
+static void case_input(const suite_case *c, int calls, void *in)
+{
+    regen_input(in, c->n, c->dtype, c->dist, c->seed);
+    if (calls == 0)
+        return;
+    if (c->kind == KIND_DECODE)
+        ref_encode(in, c->n, c->dtype, c->order, c->tuple);
+    perturb_input p = {c->n, c->dtype, c->dist, c->seed,
+                       c->kind == KIND_COMPACT ? (int)c->pred : -1};
+    perturb_host(in, &p, calls);
+    if (c->kind == KIND_DECODE)
+        ref_decode(in, c->n, c->dtype, c->order, c->tuple);
+}
+
 /* Check one copy of the output; the input is generated on first need. */
-static void check_copy(const suite_case *c, const uint32_t *got, void **in, check_result *r)
+static void check_copy(const suite_case *c, int calls, const uint32_t *got, void **in,
+                       check_result *r)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype);
     memset(r, 0, sizeof *r);
     r->ok = 1;
-    if (known_right(c, got, out_len))
+    if (known_right(c, calls, got, out_len))
         return;
     if (!*in) {
         *in = malloc((c->n ? c->n : 1) * dtype_size(c->dtype));
@@ -265,13 +291,13 @@ static void check_copy(const suite_case *c, const uint32_t *got, void **in, chec
             snprintf(r->detail, sizeof r->detail, "the grader is out of memory");
             return;
         }
-        regen_input(*in, c->n, c->dtype, c->dist, c->seed);
+        case_input(c, calls, *in);
     }
     check_spec spec;
     case_spec(c, &spec);
     check_output(&spec, *in, got, r);
     if (r->ok)
-        remember_verified(c, got, out_len);
+        remember_verified(c, calls, got, out_len);
 }
 
 /* Map the raw output file read-only: its words and how many copies it
@@ -302,8 +328,9 @@ static uint32_t *map_raw(const char *bin_path, size_t words, int *copies, long *
     return (uint32_t *)got;
 }
 
-/* Judge the raw output file against the reference. */
-static void judge_output(const suite_case *c, const char *bin_path, test_result *t)
+/* Judge the raw output file against the reference: the output of the
+ * run's last call, whose input had `calls` calls' changes (perturb.h). */
+static void judge_output(const suite_case *c, int calls, const char *bin_path, test_result *t)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype), words = out_len + GUARD_ELEMS;
     int copies;
@@ -322,7 +349,7 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
     void *in = NULL;
     check_result r;
     long guard = -1;
-    check_copy(c, got, &in, &r);
+    check_copy(c, calls, got, &in, &r);
     for (int k = 0; k < copies && guard < 0; k++)
         guard = first_changed_word(got + k * words + out_len, GUARD_ELEMS, GUARD_WORD);
 
@@ -339,7 +366,7 @@ static void judge_output(const suite_case *c, const char *bin_path, test_result 
         add_diagnosis(c, in, got, &r, t);
     } else if (copies == 2) {
         check_result again;
-        check_copy(c, got + words, &in, &again);
+        check_copy(c, calls, got + words, &in, &again);
         if (!again.ok) {
             t->verdict = V_RACE;
             snprintf(t->detail, sizeof t->detail,
@@ -450,6 +477,34 @@ size_t case_max_file(const suite_case *c)
     return 3ULL * (out_words_for(c->kind, c->n, c->dtype) + GUARD_ELEMS) * 4 + (16ULL << 20);
 }
 
+/* On a GPU, the lab's own copies in run() (common/copy_count.h): host
+ * bytes copied into `out` beyond an accumulator's starting value, more
+ * fills of it than a zeroing, or the input copied to the host in bulk
+ * (tunables.h says why each).  Not at n = 0: an empty input's answer is
+ * rightly set from the host. */
+static int host_copied(const suite_case *c, const char *text, test_result *t)
+{
+    double to_out = -1, fills = -1, from_in = -1;
+    json_get_number(text, "host_to_out", &to_out);
+    json_get_number(text, "host_fills_out", &fills);
+    json_get_number(text, "in_to_host", &from_in);
+    double in_bytes = (double)c->n * (double)dtype_size(c->dtype);
+    if (c->n == 0)
+        return 0;
+    if (to_out > HOST_OUT_INIT_BYTES || fills > HOST_OUT_FILLS_MAX)
+        snprintf(t->detail, sizeof t->detail, "the output was written by host code, not by "
+                 "your kernel (run() copied %.0f bytes from the host into `out`, in %.0f fills "
+                 "besides): the kernels must write it", to_out > 0 ? to_out : 0,
+                 fills > 0 ? fills : 0);
+    else if (from_in > HOST_IN_READ_SHARE * in_bytes)
+        snprintf(t->detail, sizeof t->detail, "run() copied %.0f bytes of the input `in` to "
+                 "the host: the answer must be computed by your kernels, on the GPU", from_in);
+    else
+        return 0;
+    t->verdict = V_HOST_WRITTEN;
+    return 1;
+}
+
 /* Did the harness see host code write the output (the emulator's output
  * watch, or host copies into it counted on a GPU: harness.cu,
  * watch_output)?  Then the verdict is HOST-WRITTEN, whatever the values:
@@ -458,7 +513,7 @@ static int host_written(const suite_case *c, const char *text, test_result *t)
 {
     double at = -1;
     if (json_get_number(text, "host_written", &at) != 0 || !(at >= 0))
-        return 0;
+        return host_copied(c, text, t);
     t->verdict = V_HOST_WRITTEN;
     snprintf(t->detail, sizeof t->detail,
              "the output was written by host code, not by your kernel (out[%.0f] was last "
@@ -514,7 +569,7 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
         json_get_string(text, "device", t->device, sizeof t->device);
         t->verdict = V_PASS;
         if (!plan->no_raw && !host_written(c, text, t))
-            judge_output(c, bin_path, t);
+            judge_output(c, perturb_calls(1, plan->warmup, plan->reps), bin_path, t);
     }
     safe_unlink(bin_path); /* judged: raw outputs can be large */
 }

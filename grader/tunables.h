@@ -157,4 +157,19 @@
  * section away, a carry at most a tile, both far below this. */
 #define DIAGNOSE_MAX_SEARCH 65536
 
+/* HOST-WRITTEN on a GPU (common/copy_count.h counts the lab's copies in
+ * run(), per call).  Bytes a call may copy from the host into `out`: one
+ * element of the widest type, the starting value of an accumulator that
+ * the kernels then fold into (lab 1 copies the identity into out before
+ * its atomics); a host-computed scan copies the whole output.  Fills
+ * (cudaMemset*) of `out` per call: a zeroing, or a count set to 0 (lab 7
+ * at n = 0); a host answer written a fill at a time needs thousands.
+ * The share of the input a call may copy to the host: a lab never reads
+ * its input back (none of the kit's does), and an answer computed on the
+ * host needs all of it; a small share leaves room for nothing but a
+ * mistake. */
+#define HOST_OUT_INIT_BYTES 8
+#define HOST_OUT_FILLS_MAX 2
+#define HOST_IN_READ_SHARE 0.0625
+
 #endif /* GRADER_TUNABLES_H */

@@ -5,7 +5,11 @@
  *   ok | wrong | unwritten | guard | flaky | hang | crash | cuda | emu |
  *   hostmem (out of host memory, as the harness's host_alloc ends) |
  *   watchdog (hangs until --timeout, then ends as the harness's watchdog does) |
- *   liar (prints PASS, writes nothing) | short (truncated output file)
+ *   liar (prints PASS, writes nothing) | short (truncated output file) |
+ *   hostcopied / inread (the right answer, with a GPU's copy counts of a
+ *   host answer: 4000 bytes into `out`, or the whole input read back) |
+ *   cache (a timed run answers its first call's input, not the last's:
+ *   an output cache, blind to the changes of perturb.h)
  * With FAKE_SEED set, only the cases of that seed misbehave (the others are
  * right): a list of cases (--cases) with one bad case in the middle.
  */
@@ -19,6 +23,7 @@
 #include "check.h"
 #include "cli.h"
 #include "cuda_exit.h"
+#include "perturb.h"
 #include "prng.h"
 #include "reference.h"
 
@@ -87,7 +92,12 @@ static int run_fake(const cli_opts *opts, void *ctx)
     size_t len = out_len_for(kind, o.n), words = len + GUARD_ELEMS;
     void *in = malloc((o.n ? o.n : 1) * 4);
     uint32_t *out = malloc(2 * words * 4);
+    /* A timed graded run judges its last call, whose input had the
+     * changes of every call before it (perturb.h); a cache ignores them. */
+    int calls = perturb_calls(o.out != NULL && o.graded, o.warmup, o.reps);
     gen_input(in, o.n, o.dtype, o.dist, o.seed);
+    if (strcmp(mode, "cache") != 0)
+        perturb_host(in, &(perturb_input){o.n, o.dtype, o.dist, o.seed, -1}, calls);
     answer(&o, kind, in, out);
     fill_words(out + len, GUARD_ELEMS, GUARD_WORD);
     memcpy(out + words, out, words * 4);
@@ -95,7 +105,7 @@ static int run_fake(const cli_opts *opts, void *ctx)
     if (!strcmp(mode, "unwritten")) out[0] = POISON_WORD;
     if (!strcmp(mode, "guard")) out[len + 5] = 0;
     if (!strcmp(mode, "flaky")) out[words + len - 1] ^= 1;
-    int copies = o.reps > 0 ? 2 : 1;
+    int copies = o.reps > 0 && calls == 0 ? 2 : 1;
 
     char path[4096];
     snprintf(path, sizeof path, "%s.bin", o.out);
@@ -105,8 +115,11 @@ static int run_fake(const cli_opts *opts, void *ctx)
     snprintf(path, sizeof path, "%s.json", o.out);
     f = fopen(path, "w");
     fprintf(f, "{\"status\": \"ok\", \"median_ms\": 0.5, \"gbps\": 100, \"copy_gbps\": 400, "
-               "\"device\": \"fake device\", \"host_written\": %d}\n",
-            !strcmp(mode, "hostwritten") ? 8 : -1); /* (a right answer, copied by the host) */
+               "\"device\": \"fake device\", \"host_written\": %d, \"host_to_out\": %d, "
+               "\"in_to_host\": %lld, \"host_fills_out\": 0}\n",
+            !strcmp(mode, "hostwritten") ? 8 : -1, /* (a right answer, copied by the host) */
+            !strcmp(mode, "hostcopied") ? 4000 : 4, /* (4: an accumulator's start) */
+            !strcmp(mode, "inread") ? (long long)o.n * 4 : 0);
     fclose(f);
     free(in);
     free(out);

@@ -18,7 +18,8 @@ static void teardown(void)
 }
 TestSuite(judge, .init = setup, .fini = teardown);
 
-static test_result judge(const char *mode, kind_t kind, dtype_t dtype, size_t n)
+static test_result judge_reps(const char *mode, kind_t kind, dtype_t dtype, size_t n, int reps,
+                              int warmup)
 {
     suite_case c;
     memset(&c, 0, sizeof c);
@@ -32,11 +33,17 @@ static test_result judge(const char *mode, kind_t kind, dtype_t dtype, size_t n)
     snprintf(c.tol, sizeof c.tol, "log2n");
     setenv("FAKE_MODE", mode, 1);
     setenv("FAKE_KIND", kind == KIND_SCAN ? "scan" : "reduce", 1);
-    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .box = work, .reps = 1,
-                     .warmup = 0, .timeout_s = 2.0};
+    run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .box = work,
+                     .reps = reps, .warmup = warmup, .timeout_s = 2.0};
     test_result t;
     judge_case(&plan, &c, &t);
     return t;
+}
+
+/* A correctness run: one input, launched twice (the repeat shows a race). */
+static test_result judge(const char *mode, kind_t kind, dtype_t dtype, size_t n)
+{
+    return judge_reps(mode, kind, dtype, n, 1, 0);
 }
 
 Test(judge, correct_output_passes)
@@ -132,4 +139,33 @@ Test(judge, emulator_report_keeps_first_line_and_hint)
     cr_assert(strstr(out, "(more lines left out here)") != NULL, "%s", out);
     cr_assert(strstr(out, "can wait forever") != NULL, "%s", out);
     cr_assert(strlen(out) < sizeof out);
+}
+
+/* A timed run (reps > 1) changes its input between calls and judges the
+ * last call: an output cache, which answers the first call's input, is
+ * WRONG; an honest program passes, for sums and scans, ints and floats. */
+Test(judge, timed_run_defeats_an_output_cache)
+{
+    cr_assert_eq(judge_reps("ok", KIND_REDUCE, DT_INT32, 100000, 5, 1).verdict, V_PASS);
+    cr_assert_eq(judge_reps("ok", KIND_SCAN, DT_FLOAT32, 100000, 5, 1).verdict, V_PASS);
+    cr_assert_eq(judge_reps("ok", KIND_SCAN, DT_INT32, 0, 5, 1).verdict, V_PASS);
+    test_result t = judge_reps("cache", KIND_REDUCE, DT_INT32, 100000, 5, 1);
+    cr_assert_eq(t.verdict, V_WRONG, "%s", t.detail);
+    t = judge_reps("cache", KIND_SCAN, DT_INT32, 100000, 50, 5);
+    cr_assert_eq(t.verdict, V_WRONG, "%s", t.detail);
+    /* a correctness run keeps one input: the cache is right there */
+    cr_assert_eq(judge("cache", KIND_SCAN, DT_INT32, 1000).verdict, V_PASS);
+}
+
+/* A GPU's counts of the lab's host copies (common/copy_count.h): a host
+ * answer copied into `out`, or the input read back, is HOST-WRITTEN even
+ * when right; an accumulator's 4-byte start (the "ok" mode) passes. */
+Test(judge, host_copies_counted_on_a_gpu)
+{
+    test_result t = judge("hostcopied", KIND_SCAN, DT_INT32, 1000);
+    cr_assert_eq(t.verdict, V_HOST_WRITTEN, "%s", t.detail);
+    cr_assert(strstr(t.detail, "4000 bytes"), "%s", t.detail);
+    t = judge("inread", KIND_REDUCE, DT_INT32, 1000);
+    cr_assert_eq(t.verdict, V_HOST_WRITTEN, "%s", t.detail);
+    cr_assert_eq(judge("hostcopied", KIND_SCAN, DT_INT32, 0).verdict, V_PASS);
 }

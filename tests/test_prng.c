@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perturb.h"
 #include "prng.h"
 
 Test(prng, same_seed_same_stream)
@@ -82,4 +83,49 @@ Test(prng, element_depends_only_on_its_index)
     gen_input(whole, 100, DT_INT32, DIST_WIDE, 9);
     gen_input(part, 10, DT_INT32, DIST_WIDE, 9);
     cr_assert_arr_eq(whole, part, sizeof part);
+}
+
+/* gen_element(i) is gen_input's element i, for every type and
+ * distribution: the values a timed run's changes write (perturb.h) come
+ * from the case's own distribution. */
+Test(prng, element_matches_array)
+{
+    for (int t = 0; t < 3; t++)
+        for (int d = 0; d < 3; d++) {
+            dtype_t dt = t == 0 ? DT_INT32 : t == 1 ? DT_FLOAT32 : DT_INT64;
+            dist_t di = d == 0 ? DIST_ONES : d == 1 ? DIST_SMALL : DIST_WIDE;
+            int64_t arr[64], one = 0;
+            gen_input(arr, 64, dt, di, 11);
+            for (uint64_t i = 0; i < 64; i++) {
+                gen_element(&one, i, dt, di, 11);
+                cr_assert_eq(memcmp((char *)arr + i * dtype_size(dt), &one, dtype_size(dt)), 0,
+                             "dtype %d dist %d element %llu", t, d, (unsigned long long)i);
+            }
+        }
+}
+
+/* The changes of a timed run depend on (seed, calls) alone, stay inside
+ * the input and change it (small integers: 16 of 17 values differ). */
+Test(prng, perturbation_replays)
+{
+    int32_t a[1000], b[1000], base[1000];
+    gen_input(base, 1000, DT_INT32, DIST_SMALL, 5);
+    memcpy(a, base, sizeof a);
+    memcpy(b, base, sizeof b);
+    perturb_input p = {1000, DT_INT32, DIST_SMALL, 5, -1};
+    perturb_host(a, &p, 7);
+    perturb_host(b, &p, 7);
+    cr_assert_eq(memcmp(a, b, sizeof a), 0);
+    cr_assert_neq(memcmp(a, base, sizeof a), 0);
+    for (int i = 0; i < 1000; i++)
+        cr_assert(a[i] >= -8 && a[i] <= 8);
+    p.keep = PRED_MULT4; /* a compaction's: each element keeps its predicate */
+    memcpy(a, base, sizeof a);
+    perturb_host(a, &p, 50);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(pred_keep(PRED_MULT4, a[i]), pred_keep(PRED_MULT4, base[i]));
+    cr_assert_neq(memcmp(a, base, sizeof a), 0);
+    cr_assert_eq(perturb_calls(1, 5, 50), 55);
+    cr_assert_eq(perturb_calls(1, 0, 1), 0);
+    cr_assert_eq(perturb_calls(0, 5, 50), 0);
 }
