@@ -227,12 +227,17 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         return GRADE_FAILURE;
     }
     top = top_real;
-    snprintf(path, sizeof path, "%s/grader/suites/%s.suite", top, o->lab);
+    char suites[1100];
+    if (o->suites)
+        snprintf(suites, sizeof suites, "%s", o->suites);
+    else
+        snprintf(suites, sizeof suites, "%s/grader/suites", top);
+    snprintf(path, sizeof path, "%s/%s.suite", suites, o->lab);
     if (access(path, R_OK) != 0) {
         fprintf(stderr, "grade: no test suite for %s (%s)\n", o->lab, path);
         return GRADE_USAGE;
     }
-    snprintf(path, sizeof path, "%s/grader/suites", top);
+    snprintf(path, sizeof path, "%s", suites);
     int hidden;
     if (suite_load_lab(path, o->lab, s, &hidden, err, sizeof err)) {
         fprintf(stderr, "grade: invalid suite: %s\n", err);
