@@ -31,6 +31,7 @@
 #include "buildlog.h"
 #include "forbid.h"
 #include "gpulock.h"
+#include "text.h"
 #include "tunables.h"
 #include "unit.h"
 #include "sandbox.h"
@@ -365,8 +366,9 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
                      char *student_emu, int *emu_unavailable, char *ref)
 {
     const suite *s = g->s;
-    char src[600], log[700], err[600];
-    printf("grade: building %s for the %s...\n", g->submission,
+    char src[600], log[700], err[600], shown[1100];
+    text_clean(g->submission, shown, sizeof shown, NULL); /* a name in a batch: the student's */
+    printf("grade: building %s for the %s...\n", shown,
            strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator");
     fflush(stdout);
     snprintf(src, sizeof src, "%s/src", box);
