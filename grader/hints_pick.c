@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diagnose.h"
+#include "hidden.h"
 #include "hints.h"
 #include "judge.h"
 
@@ -177,7 +178,8 @@ void hint_line(const grade_run *g, int group, char *out, size_t len)
     const suite_group *gr = &g->s->groups[group];
     unsigned seen;
     out[0] = '\0';
-    if (g->group_passed[group] >= g->group_run[group] || g->build_failed)
+    if (g->group_passed[group] >= g->group_run[group] || g->build_failed ||
+        group_hidden(g->s, group)) /* a hidden group's tests stay unexplained (hidden.h) */
         return;
     const hint_rule *h = hint_pick(g, lab_table(g->s->lab), group, &seen);
     char why[300];

@@ -31,6 +31,7 @@
 #include "buildlog.h"
 #include "forbid.h"
 #include "gpulock.h"
+#include "text.h"
 #include "tunables.h"
 #include "unit.h"
 #include "sandbox.h"
@@ -227,12 +228,17 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         return GRADE_FAILURE;
     }
     top = top_real;
-    snprintf(path, sizeof path, "%s/grader/suites/%s.suite", top, o->lab);
+    char suites[1100];
+    if (o->suites)
+        snprintf(suites, sizeof suites, "%s", o->suites);
+    else
+        snprintf(suites, sizeof suites, "%s/grader/suites", top);
+    snprintf(path, sizeof path, "%s/%s.suite", suites, o->lab);
     if (access(path, R_OK) != 0) {
         fprintf(stderr, "grade: no test suite for %s (%s)\n", o->lab, path);
         return GRADE_USAGE;
     }
-    snprintf(path, sizeof path, "%s/grader/suites", top);
+    snprintf(path, sizeof path, "%s", suites);
     int hidden;
     if (suite_load_lab(path, o->lab, s, &hidden, err, sizeof err)) {
         fprintf(stderr, "grade: invalid suite: %s\n", err);
@@ -360,8 +366,9 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
                      char *student_emu, int *emu_unavailable, char *ref)
 {
     const suite *s = g->s;
-    char src[600], log[700], err[600];
-    printf("grade: building %s for the %s...\n", g->submission,
+    char src[600], log[700], err[600], shown[1100];
+    text_clean(g->submission, shown, sizeof shown, NULL); /* a name in a batch: the student's */
+    printf("grade: building %s for the %s...\n", shown,
            strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator");
     fflush(stdout);
     snprintf(src, sizeof src, "%s/src", box);

@@ -13,7 +13,7 @@
 #include "tunables.h"
 
 enum { O_SUBMISSION = 256, O_JSON, O_TIMEOUT, O_EMU, O_NO_SPEED, O_SANITIZE, O_SANDBOX, O_KEEP,
-       O_CHECK_SUITE, O_VALIDATE_SUITE, O_LANES };
+       O_CHECK_SUITE, O_VALIDATE_SUITE, O_LANES, O_SUITES };
 
 /* The options, on stdout when asked for, on stderr after a mistake. */
 void grade_usage(FILE *f)
@@ -42,6 +42,9 @@ void grade_usage(FILE *f)
             "                     with the suite; exit 5 unless it gets full marks\n"
             "  --validate-suite   instructors: only check the suite (and its hidden part,\n"
             "                     grader/suites/hidden/labN.suite); exit 4 when invalid\n"
+            "  --suites DIR       instructors and the kit's tests: read DIR/labN.suite and\n"
+            "                     DIR/hidden/labN.suite instead of grader/suites/ (keep DIR\n"
+            "                     out of what students' code sees: not in common/ or labs/)\n"
             "  -h, --help         this text\n"
             "Exit status: 0 graded (whatever the score), 2 usage, 3 the grader could not\n"
             "work, 4 the suite is invalid, 5 --check-suite: the reference lost points.\n",
@@ -78,6 +81,7 @@ static int take_option(int c, const char *arg, grade_opts *o)
         return 0;
     case O_CHECK_SUITE: o->check_suite = 1; return 0;
     case O_VALIDATE_SUITE: o->validate_suite = 1; return 0;
+    case O_SUITES: o->suites = arg; return 0;
     }
     return -1;
 }
@@ -97,6 +101,7 @@ int grade_parse_args(int argc, char **argv, grade_opts *o)
         {"lanes", required_argument, NULL, O_LANES},
         {"check-suite", no_argument, NULL, O_CHECK_SUITE},
         {"validate-suite", no_argument, NULL, O_VALIDATE_SUITE},
+        {"suites", required_argument, NULL, O_SUITES},
         {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);

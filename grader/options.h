@@ -21,6 +21,8 @@ typedef struct {
     int sanitize;   /* compute-sanitizer on a case of each group */
     int check_suite;    /* grade the reference solution; full marks expected */
     int validate_suite; /* only load the suite (and its hidden part) */
+    const char *suites; /* --suites: the suites' folder, else grader/suites (the
+                         * instructor's option, never a student's: a test's fixture) */
     double timeout; /* per run; 0 = backend default */
     sandbox_policy policy; /* where students' code cannot be isolated (isolation.h) */
 } grade_opts;

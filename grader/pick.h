@@ -17,7 +17,8 @@ typedef enum { PICK_FOUND, PICK_MISSING, PICK_AMBIGUOUS } pick_result;
  * Look below root (a folder) for name, the lab's file, the lab's folder
  * being labdir.  Preferred, in order: .../labs/<labdir>/<name>, then
  * .../<labdir>/<name>, then <name> anywhere (PICK_MAX_DEPTH deep; hidden
- * folders, __MACOSX and links are not looked into).  PICK_FOUND: its path
+ * folders, __MACOSX and links are not looked into; a link named <name> is a
+ * candidate, which collect.c refuses).  PICK_FOUND: its path
  * in out.  PICK_MISSING or PICK_AMBIGUOUS: the reason in why, naming the
  * candidates relative to root.
  */

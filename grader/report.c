@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "hidden.h"
 #include "hints.h"
 #include "json.h"
 #include "sanitize.h"
@@ -88,38 +89,21 @@ static const char *one_line(const char *text, char *buf, size_t len)
     return buf;
 }
 
-/* A group from the hidden suite: students never see its tests. */
-static int hidden_group(const suite *s, int i)
-{
-    return i >= s->hidden_from || s->groups[i].visibility != VIS_VISIBLE;
-}
-
 /* The points scored in hidden groups. */
 static double hidden_total(const grade_run *g)
 {
     double sum = 0;
     for (int i = 0; i < g->s->ngroups; i++)
-        if (hidden_group(g->s, i))
+        if (group_hidden(g->s, i))
             sum += g->group_points[i];
     return sum;
 }
 
-/* "int32 sum small n=33 seed=1" (or "hidden test" for hidden ones). */
-static void case_label(const suite_case *c, int index, char *buf, size_t len)
+/* What a student may read of a sanitizer's run on case c (hidden.h): it
+ * ran after the hidden cases, and may have been one of them. */
+static const char *san_text(const suite *s, const suite_case *c, const test_result *r)
 {
-    if (c->visibility != VIS_VISIBLE) {
-        snprintf(buf, len, "hidden test #%d", index + 1);
-        return;
-    }
-    int used = snprintf(buf, len, "%s %s%s %s %s n=%zu seed=%llu", c->variant,
-                        c->exclusive ? "excl " : "", dtype_name(c->dtype), op_name(c->op),
-                        dist_name(c->dist), c->n, (unsigned long long)c->seed);
-    if (c->kind == KIND_DECODE && used > 0 && (size_t)used < len)
-        used += snprintf(buf + used, len - (size_t)used, " order=%d tuple=%d", c->order, c->tuple);
-    else if (c->kind == KIND_COMPACT && used > 0 && (size_t)used < len)
-        used += snprintf(buf + used, len - (size_t)used, " keep=%s", pred_name(c->pred));
-    if (c->schedule[0] && used > 0 && (size_t)used < len)
-        snprintf(buf + used, len - (size_t)used, " [emu %s]", c->schedule);
+    return r->verdict == V_PASS ? "" : case_text_shown(c, later_run_text(s, r->detail));
 }
 
 /* The sanitizer lines of group i: one per tool, and the tool's message. */
@@ -132,16 +116,16 @@ static void print_sanitized(const grade_run *g, int i, FILE *f)
         if (!tool_asked(g->s, t))
             continue;
         const suite_case *c = g->san_on_small[i][t] ? &g->san_small[i] : &g->san_case[i];
-        char label[160] = "a hidden test";
-        if (c->visibility == VIS_VISIBLE)
-            case_label(c, i, label, sizeof label);
+        char label[160];
+        case_label(c, i, label, sizeof label);
+        const char *text = san_text(g->s, c, r);
         char name[40];
         snprintf(name, sizeof name, "%s", sanitize_tool_name(1 << t));
         fprintf(f, "  %-13s %-52s\n", r->verdict == V_PASS ? "CLEAN" : verdict_name(r->verdict),
                 name);
-        if (r->verdict != V_PASS && r->detail[0]) {
+        if (text[0]) {
             fprintf(f, "      %s on %s:\n", name, label);
-            print_indented(f, r->detail, "        ");
+            print_indented(f, text, "        ");
         }
     }
 }
@@ -153,7 +137,7 @@ static void print_hidden_summary(const grade_run *g, FILE *f, double *points)
     int n = 0, after = 0;
     *points = 0;
     for (int i = 0; i < g->s->ngroups; i++)
-        if (hidden_group(g->s, i)) {
+        if (group_hidden(g->s, i)) {
             n++;
             *points += g->s->groups[i].points;
             after += g->s->groups[i].visibility == VIS_AFTER_DUE;
@@ -202,7 +186,7 @@ static void render_report(const grade_run *g, FILE *f)
     for (int i = 0; i < s->ngroups; i++) {
         const suite_group *gr = &s->groups[i];
         int shown_fail = 0;
-        if (hidden_group(s, i))
+        if (group_hidden(s, i))
             continue;
         fprintf(f, "\n== %s  [%s]\n", gr->title, gr->id);
         for (int c = 0; c < s->ncases; c++) {
@@ -219,9 +203,9 @@ static void render_report(const grade_run *g, FILE *f)
                 fprintf(f, "  %-13s %-52s %s\n", verdict_name(t->verdict), label, ms);
             else
                 fprintf(f, "  %-13s %s\n", verdict_name(t->verdict), label);
-            if (t->verdict != V_PASS && t->verdict != V_SKIPPED && t->detail[0] &&
-                k->visibility == VIS_VISIBLE && shown_fail++ < 4)
-                print_indented(f, t->detail, "      ");
+            if (t->verdict != V_PASS && t->verdict != V_SKIPPED &&
+                case_text_shown(k, t->detail)[0] && shown_fail++ < 4)
+                print_indented(f, case_text_shown(k, t->detail), "      ");
         }
         print_sanitized(g, i, f);
         fprintf(f, "  -> %d/%d passed", g->group_passed[i], g->group_run[i]);
@@ -384,7 +368,7 @@ int write_results_json(const grade_run *g, const char *path)
         size_t used = (size_t)snprintf(out, sizeof out, "%d/%d tests passed.",
                                        g->group_passed[i], g->group_run[i]);
         char hint[600] = ""; /* first: the case details below may fill the text */
-        if (!hidden_group(s, i)) /* a hidden group's tests stay unexplained */
+        if (!group_hidden(s, i)) /* a hidden group's tests stay unexplained */
             hint_line(g, i, hint, sizeof hint);
         if (hint[0])
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s", hint);
@@ -394,8 +378,7 @@ int write_results_json(const grade_run *g, const char *path)
                 continue;
             char label[160], detail[1200] = "";
             case_label(&s->cases[c], c, label, sizeof label);
-            if (s->cases[c].visibility == VIS_VISIBLE) /* a hidden case's: never */
-                text_clean(t->detail, detail, sizeof detail, "    ");
+            text_clean(case_text_shown(&s->cases[c], t->detail), detail, sizeof detail, "    ");
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s", label,
                                      verdict_name(t->verdict), detail[0] ? ": " : "", detail);
         }
@@ -405,7 +388,8 @@ int write_results_json(const grade_run *g, const char *path)
                 continue;
             int clean = r->verdict == V_PASS;
             char detail[1200];
-            text_clean(clean ? "" : r->detail, detail, sizeof detail, "    ");
+            text_clean(san_text(s, g->san_on_small[i][t] ? &g->san_small[i] : &g->san_case[i], r),
+                       detail, sizeof detail, "    ");
             used += (size_t)snprintf(out + used, sizeof out - used, "\n%s: %s%s%s",
                                      sanitize_tool_name(1 << t),
                                      clean ? "clean" : verdict_name(r->verdict),

@@ -16,16 +16,18 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* The walk for kernels without openat2 (before 5.6): from "/", each
- * folder with O_NOFOLLOW|O_DIRECTORY, the last part with flags|O_NOFOLLOW.
- * ".." is refused (the grader's paths never hold it). */
-static int walk_open(const char *path, int flags, int mode)
+/* The walk for kernels without openat2 (before 5.6): from the folder
+ * start (an fd, or "/" when start is -1 and path absolute), each folder
+ * with O_NOFOLLOW|O_DIRECTORY, the last part with flags|O_NOFOLLOW.  ".."
+ * is refused (the grader's paths never hold it). */
+static int walk_open(int start, const char *path, int flags, int mode)
 {
     char buf[PATH_MAX];
-    if (path[0] != '/' || strlen(path) >= sizeof buf)
+    if ((start < 0) != (path[0] == '/') || strlen(path) >= sizeof buf)
         return errno = EINVAL, -1;
     snprintf(buf, sizeof buf, "%s", path);
-    int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int dir = start < 0 ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)
+                        : fcntl(start, F_DUPFD_CLOEXEC, 0);
     char *save = NULL, *part = strtok_r(buf, "/", &save);
     while (dir >= 0 && part) {
         char *next = strtok_r(NULL, "/", &save);
@@ -48,23 +50,33 @@ static int walk_open(const char *path, int flags, int mode)
     return -1;
 }
 
-/* open(path, flags, mode) with no symbolic link followed anywhere. */
-static int open_no_links(const char *path, int flags, int mode)
+/* openat(start, path, flags, mode) with no symbolic link followed
+ * anywhere (start -1: an absolute path); below start only when it is a
+ * folder (RESOLVE_BENEATH). */
+static int open_no_links_at(int start, const char *path, int flags, int mode)
 {
     struct open_how how;
     memset(&how, 0, sizeof how);
     how.flags = (unsigned long long)(flags | O_NOFOLLOW | O_CLOEXEC);
     how.mode = (flags & O_CREAT) ? (unsigned long long)mode : 0;
-    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | (start >= 0 ? RESOLVE_BENEATH : 0);
+    long fd = syscall(SYS_openat2, start >= 0 ? start : AT_FDCWD, path, &how, sizeof how);
     if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
         return (int)fd;
-    return walk_open(path, flags, mode);
+    return walk_open(start, path, flags, mode);
 }
 
-int safe_open_read(const char *path, long long max, long long *size)
+/* open(path, flags, mode) with no symbolic link followed anywhere. */
+static int open_no_links(const char *path, int flags, int mode)
 {
-    int fd = open_no_links(path, O_RDONLY | O_NONBLOCK, 0);
+    return open_no_links_at(-1, path, flags, mode);
+}
+
+/* fd (opened O_NONBLOCK) kept when it is a regular file of at most max
+ * bytes (max < 0: any), made blocking again; else closed, and -1 with
+ * errno EINVAL (not a regular file) or EFBIG. */
+static int regular_only(int fd, long long max, long long *size)
+{
     struct stat st;
     if (fd < 0)
         return -1;
@@ -82,6 +94,24 @@ int safe_open_read(const char *path, long long max, long long *size)
     if (size)
         *size = (long long)st.st_size;
     return fd;
+}
+
+int safe_open_read(const char *path, long long max, long long *size)
+{
+    return regular_only(open_no_links(path, O_RDONLY | O_NONBLOCK, 0), max, size);
+}
+
+int safe_open_beneath(const char *root, const char *rel, long long max, long long *size)
+{
+    int dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC); /* the instructor's path */
+    if (dir < 0)
+        return -1;
+    int fd = rel[0] == '/' ? (errno = EINVAL, -1)
+                           : open_no_links_at(dir, rel, O_RDONLY | O_NONBLOCK, 0);
+    int saved = errno;
+    close(dir);
+    errno = saved;
+    return regular_only(fd, max, size);
 }
 
 FILE *safe_fopen_read(const char *path, long long max)

@@ -31,6 +31,12 @@
  * open's own. */
 int safe_open_read(const char *path, long long max, long long *size);
 
+/* The same for rel below the folder root (the instructor's path, whose
+ * own links are followed): a submission's file, read with no link inside
+ * the submission followed and never beyond root (a repository's
+ * `scan.cu -> /etc/shadow`, or `-> ../other-student/scan.cu`). */
+int safe_open_beneath(const char *root, const char *rel, long long max, long long *size);
+
 /* The same as a stdio stream ("rb"), or NULL. */
 FILE *safe_fopen_read(const char *path, long long max);
 

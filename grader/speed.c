@@ -16,6 +16,7 @@
 
 #include "fsview.h"
 #include "gpulock.h"
+#include "hidden.h"
 #include "tunables.h"
 #include "run.h"
 #include "unit.h"
@@ -68,17 +69,6 @@ static const char *speed_skip_why(const grade_run *g, int k, char *buf, size_t l
     return NULL;
 }
 
-/* What a speed run wrote, as the student may see it.  The speed phase runs
- * after every correctness case, hidden ones included, and the student's
- * process could repeat there what a hidden case's process saw (its size,
- * its seed): with a hidden suite, the grader's verdict is shown, never the
- * run's own text. */
-static const char *shown_text(const grade_run *g, const char *detail)
-{
-    return g->s->hidden_from < g->s->ngroups
-               ? "(the run's own output is not shown: this lab has hidden tests)" : detail;
-}
-
 /* One round: every timed case run by the student's binary and then by the
  * reference, the GPU held alone; each keeps its best median. */
 static void speed_round(grade_run *g, const int *which, const suite_case *const *cases,
@@ -101,7 +91,7 @@ static void speed_round(grade_run *g, const int *which, const suite_case *const 
         if (got[i].verdict != V_PASS) {
             r->verdict = got[i].verdict;
             snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
-                     verdict_name(got[i].verdict), shown_text(g, got[i].detail));
+                     verdict_name(got[i].verdict), later_run_text(g->s, got[i].detail));
         } else if (ref[i].verdict != V_PASS) {
             r->verdict = V_SKIPPED;
             snprintf(r->detail, sizeof r->detail, "the reference failed its speed run (%s): "
@@ -141,38 +131,38 @@ static void check_plausible(speed_result *r, const suite_case *c)
 
 /* Witness i's run, and the reference's, under ncu (witness.h); the
  * student's time becomes at least the witnessed one, scaled to the events'
- * clock by the reference's own pair.  hidden: the lab has hidden tests
- * (shown_text says why the run's own text is then left out). */
+ * clock by the reference's own pair.  The run's own text is shown as
+ * hidden.h's later_run_text allows. */
 static void witness_one(speed_result *r, const suite_case *c, const run_plan *mine,
-                        const run_plan *theirs, const char *ncu, witness_mode mode, int hidden)
+                        const run_plan *theirs, const char *ncu, witness_mode mode, const suite *s)
 {
     witness_result ws, wr;
     char why[600], ref_why[200];
     if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
+        const char *quoted = later_run_text(s, why); /* it may quote the run */
         /* Did it work for the reference?  Then the failure is the program's. */
         int ref_witnessed = mode != WITNESS_REQUIRE &&
                             witness_case(theirs, c, ncu, &wr, ref_why, sizeof ref_why) == 0 &&
                             wr.run.verdict == V_PASS && wr.kernels > 0;
         if (speed_unwitnessed_credit(mode == WITNESS_REQUIRE, ref_witnessed)) {
             snprintf(r->detail, sizeof r->detail, "not witnessed (%.400s): your process's time, "
-                     "bounded by a device copy's", why);
+                     "bounded by a device copy's", quoted);
         } else if (ref_witnessed) {
             r->verdict = V_NO_RESULT;
             snprintf(r->detail, sizeof r->detail, "the witness failed: ncu, which times the "
                      "kernels from outside your process, timed the reference but not your "
                      "program (%.400s; did it exit early or stop the profiler?): no speed points",
-                     why);
+                     quoted);
         } else {
             r->verdict = V_SKIPPED;
-            snprintf(r->detail, sizeof r->detail, "not credited: no witness (%.400s)", why);
+            snprintf(r->detail, sizeof r->detail, "not credited: no witness (%.400s)", quoted);
         }
         return;
     }
     if (ws.run.verdict != V_PASS) {
         r->verdict = ws.run.verdict;
         snprintf(r->detail, sizeof r->detail, "run under the profiler: %s %.400s",
-                 verdict_name(ws.run.verdict), hidden ? "(the run's own output is not shown: "
-                 "this lab has hidden tests)" : ws.run.detail);
+                 verdict_name(ws.run.verdict), later_run_text(s, ws.run.detail));
         return;
     }
     if (ws.kernels == 0) {
@@ -216,8 +206,7 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
         if (r->verdict != V_PASS)
             continue;
         if (found) {
-            witness_one(r, cases[i], mine, theirs, ncu, mode,
-                        g->s->hidden_from < g->s->ngroups);
+            witness_one(r, cases[i], mine, theirs, ncu, mode, g->s);
         } else if (!ok || mode == WITNESS_REQUIRE) {
             r->verdict = V_SKIPPED;
             snprintf(r->detail, sizeof r->detail, "not credited: %s", ok ? "no witness (ncu "

@@ -11,7 +11,8 @@
 #                 class of design.md section 11), verdict= (text the report
 #                 must contain; ';' separates alternatives), score= (zero,
 #                 partial, notfull, full, nospeed, any: see `judge_score`),
-#                 args= (extra ./grade options; default --no-speed),
+#                 args= (extra ./grade options; default --no-speed; ${dir}
+#                 is the attack's folder, e.g. a fixture --suites ${dir}suites),
 #                 needs= (any of: isolation root gpu emu)
 #   edit.sed      optional: a sed script applied to the lab's solution
 #   append.cu     optional: appended to the (edited) solution file

@@ -33,7 +33,7 @@ static struct archive *open_reader(const char *path)
     archive_read_support_format_zip(a);
     archive_read_support_filter_gzip(a);
     if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK) {
-        printf("batch: cannot read the archive %s: %s\n", path, archive_error_string(a));
+        batch_say(stdout, "batch: cannot read the archive %s: %s\n", path, archive_error_string(a));
         archive_read_free(a);
         return NULL;
     }
@@ -81,20 +81,20 @@ static int check_members(const char *path)
         if (why) {
             text_clean(archive_entry_pathname(e) ? archive_entry_pathname(e) : "", name,
                        sizeof name, NULL);
-            printf("batch: archive refused, nothing extracted: member '%s' is %s\n", name, why);
+            batch_say(stdout, "batch: archive refused, nothing extracted: member '%s' is %s\n", name, why);
             rc = X_REFUSED;
         } else if (++count > UNPACK_MAX_MEMBERS) {
-            printf("batch: archive refused: more than %d members\n", UNPACK_MAX_MEMBERS);
+            batch_say(stdout, "batch: archive refused: more than %d members\n", UNPACK_MAX_MEMBERS);
             rc = X_REFUSED;
         } else if ((declared += archive_entry_size(e)) > UNPACK_MAX_BYTES) {
-            printf("batch: archive refused, nothing extracted: its members declare more than "
+            batch_say(stdout, "batch: archive refused, nothing extracted: its members declare more than "
                    "%lld bytes in all (an archive bomb, or not a lab's files)\n",
                    (long long)UNPACK_MAX_BYTES);
             rc = X_REFUSED;
         }
     }
     if (!rc && r != ARCHIVE_EOF) {
-        printf("batch: cannot list the archive %s (corrupt, or not a zip or tar file): %s\n",
+        batch_say(stdout, "batch: cannot list the archive %s (corrupt, or not a zip or tar file): %s\n",
                path, archive_error_string(a));
         rc = X_UNPACK;
     }
@@ -154,7 +154,7 @@ static int copy_data(struct archive *in, int fd, long long *budget)
     while ((got = archive_read_data(in, buf, sizeof buf)) > 0) {
         *budget -= (long long)got;
         if (*budget < 0) {
-            printf("batch: archive refused: it unpacks to more than %lld bytes (an archive "
+            batch_say(stdout, "batch: archive refused: it unpacks to more than %lld bytes (an archive "
                    "bomb, or not a lab's files)\n", (long long)UNPACK_MAX_BYTES);
             return X_REFUSED;
         }
@@ -163,14 +163,14 @@ static int copy_data(struct archive *in, int fd, long long *budget)
             if (w < 0 && errno == EINTR)
                 continue;
             if (w <= 0) {
-                printf("batch: unpacking failed: %s\n", strerror(errno));
+                batch_say(stdout, "batch: unpacking failed: %s\n", strerror(errno));
                 return X_UNPACK;
             }
             done += w;
         }
     }
     if (got < 0) {
-        printf("batch: unpacking failed: %s\n", archive_error_string(in));
+        batch_say(stdout, "batch: unpacking failed: %s\n", archive_error_string(in));
         return X_UNPACK;
     }
     return 0;
@@ -193,7 +193,7 @@ static int extract(const char *path, int top)
             char name[256];
             text_clean(archive_entry_pathname(e) ? archive_entry_pathname(e) : "", name,
                        sizeof name, NULL);
-            printf("batch: unpacking failed at member '%s': %s\n", name,
+            batch_say(stdout, "batch: unpacking failed at member '%s': %s\n", name,
                    why ? why : strerror(errno));
             rc = why ? X_REFUSED : X_UNPACK;
         } else {
@@ -203,7 +203,7 @@ static int extract(const char *path, int top)
         }
     }
     if (in && !rc && r != ARCHIVE_EOF) {
-        printf("batch: unpacking %s failed: %s\n", path, archive_error_string(in));
+        batch_say(stdout, "batch: unpacking %s failed: %s\n", path, archive_error_string(in));
         rc = X_UNPACK;
     }
     archive_read_free(in);
@@ -214,12 +214,12 @@ int unpack(const char *archive, const char *dest)
 {
     int rc = check_members(archive);
     if (!rc && mkdir(dest, 0700) && errno != EEXIST) {
-        printf("batch: cannot make %s: %s\n", dest, strerror(errno));
+        batch_say(stdout, "batch: cannot make %s: %s\n", dest, strerror(errno));
         rc = X_UNPACK;
     }
     int top = rc ? -1 : open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (!rc && top < 0) {
-        printf("batch: cannot enter %s: %s\n", dest, strerror(errno));
+        batch_say(stdout, "batch: cannot enter %s: %s\n", dest, strerror(errno));
         rc = X_UNPACK;
     }
     if (!rc)

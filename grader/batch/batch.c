@@ -73,7 +73,7 @@ static int number_arg(const char *name, const char *text, double lo, double hi, 
         *out = x;
         return 0;
     }
-    fprintf(stderr, "batch: bad %s '%s' (%g..%g)\n", name, text, lo, hi);
+    batch_say(stderr, "batch: bad %s '%s' (%g..%g)\n", name, text, lo, hi);
     return -1;
 }
 
@@ -104,7 +104,7 @@ static int parse_args(int argc, char **argv, batch *b, const char **dir, const c
         case O_JOBS:
             if (number_arg("--jobs", optarg, 1, 256, &x)) return -1;
             b->jobs = (int)x;
-            if (b->jobs != x) return fprintf(stderr, "batch: bad --jobs '%s' (1..256)\n", optarg), -1;
+            if (b->jobs != x) return batch_say(stderr, "batch: bad --jobs '%s' (1..256)\n", optarg), -1;
             break;
         case O_LIMIT:
             if (number_arg("--limit", optarg, 1, 86400, &b->limit)) return -1;
@@ -114,21 +114,21 @@ static int parse_args(int argc, char **argv, batch *b, const char **dir, const c
         case O_NO_SPEED: b->no_speed = 1; break;
         case O_SANITIZE: b->sanitize = 1; break;
         default:
-            fprintf(stderr, "batch: unknown or incomplete option '%s'\n", argv[optind - 1]);
+            batch_say(stderr, "batch: unknown or incomplete option '%s'\n", argv[optind - 1]);
             usage(stderr);
             return -1;
         }
     }
     if (optind + 2 != argc) {
         if (optind + 2 < argc)
-            fprintf(stderr, "batch: unexpected argument '%s'\n", argv[optind + 2]);
+            batch_say(stderr, "batch: unexpected argument '%s'\n", argv[optind + 2]);
         usage(stderr);
         return -1;
     }
     *dir = argv[optind];
     b->lab = argv[optind + 1];
     if (strncmp(b->lab, "lab", 3) != 0 || strlen(b->lab) > 8 || strchr(b->lab, '/'))
-        return fprintf(stderr, "batch: '%s' is not a lab name (lab1, lab2, ...)\n", b->lab), -1;
+        return batch_say(stderr, "batch: '%s' is not a lab name (lab1, lab2, ...)\n", b->lab), -1;
     return 0;
 }
 
@@ -143,20 +143,20 @@ static int find_kit(batch *b, const char *argv0)
     if (!b->top || !*b->top) {
         char *slash;
         if (!realpath(argv0, self) || !(slash = strrchr(self, '/')))
-            return fprintf(stderr, "batch: set KIT_TOP to the kit's folder\n"), BATCH_FAILURE;
+            return batch_say(stderr, "batch: set KIT_TOP to the kit's folder\n"), BATCH_FAILURE;
         *slash = '\0';
         if ((slash = strrchr(self, '/'))) *slash = '\0';
         b->top = self;
     }
     snprintf(b->grader, sizeof b->grader, "%s/build/grader", b->top);
     if (access(b->grader, X_OK) != 0)
-        return fprintf(stderr, "batch: no grader at %s (make grader)\n", b->grader), BATCH_FAILURE;
+        return batch_say(stderr, "batch: no grader at %s (make grader)\n", b->grader), BATCH_FAILURE;
     snprintf(suite, sizeof suite, "%s/grader/suites/%s.suite", b->top, b->lab);
     if (access(suite, R_OK) != 0)
-        return fprintf(stderr, "batch: no test suite for %s (%s)\n", b->lab, suite), BATCH_USAGE;
+        return batch_say(stderr, "batch: no test suite for %s (%s)\n", b->lab, suite), BATCH_USAGE;
     int bad = check_suite_first(b->grader, b->lab);
     if (bad)
-        return fprintf(stderr, "batch: the %s suite is not valid (exit %d, above): nobody "
+        return batch_say(stderr, "batch: the %s suite is not valid (exit %d, above): nobody "
                                "was graded\n", b->lab, bad),
                bad == GRADE_BAD_SUITE ? BATCH_BAD_SUITE : BATCH_FAILURE;
     return 0;
@@ -173,9 +173,9 @@ static int make_folders(batch *b, const char *jdir, const char **csv)
         jdir = defjdir;
     }
     if (mkdir(jdir, 0755) && errno != EEXIST)
-        return fprintf(stderr, "batch: cannot make %s: %s\n", jdir, strerror(errno)), BATCH_FAILURE;
+        return batch_say(stderr, "batch: cannot make %s: %s\n", jdir, strerror(errno)), BATCH_FAILURE;
     if (!realpath(jdir, b->json_dir))
-        return fprintf(stderr, "batch: %s: %s\n", jdir, strerror(errno)), BATCH_FAILURE;
+        return batch_say(stderr, "batch: %s: %s\n", jdir, strerror(errno)), BATCH_FAILURE;
     if (!*csv) {
         snprintf(csvbuf, sizeof csvbuf, "%s/grades.csv", b->json_dir);
         *csv = csvbuf;
@@ -184,7 +184,7 @@ static int make_folders(batch *b, const char *jdir, const char **csv)
     snprintf(b->scratch, sizeof b->scratch, "%s/grade-batch.XXXXXX", tmpdir);
     /* 0711: each student's grader may run as a user of its own below it */
     if (!mkdtemp(b->scratch) || chmod(b->scratch, 0711))
-        return fprintf(stderr, "batch: no scratch folder: %s\n", strerror(errno)), BATCH_FAILURE;
+        return batch_say(stderr, "batch: no scratch folder: %s\n", strerror(errno)), BATCH_FAILURE;
     return 0;
 }
 
@@ -196,7 +196,7 @@ static void pick_workers(batch *b)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         b->jobs = b->ngpu > 0 ? b->ngpu : cpus > 0 ? (int)cpus : 1;
     } else if (b->ngpu > 0 && b->jobs > b->ngpu) {
-        fprintf(stderr, "batch: %d jobs on %d GPU(s): builds and correctness runs overlap; "
+        batch_say(stderr, "batch: %d jobs on %d GPU(s): builds and correctness runs overlap; "
                         "speed tests take their GPU one at a time\n", b->jobs, b->ngpu);
     }
 }
@@ -214,7 +214,7 @@ static int resume_all(batch *b, const char *dirabs)
         todo += !resume_one(b, &b->st[i], options);
     if (b->jobs > todo && todo > 0)
         b->jobs = todo;
-    fprintf(stderr, "batch: %s, %d submission(s) in %s; %d to grade, %d already graded%s; "
+    batch_say(stderr, "batch: %s, %d submission(s) in %s; %d to grade, %d already graded%s; "
                     "%d at a time%s\n", b->lab, b->nst, dirabs, todo, b->nst - todo,
             b->redo ? "" : " (--redo grades them again)", b->jobs,
             b->ngpu ? " (one per GPU)" : " (CPU emulator or no GPU)");
@@ -233,10 +233,12 @@ static void print_counts(const batch *b, double seconds)
         if (k == kinds && kinds < 32) seen[kinds] = s, count[kinds++] = 0;
         if (k < kinds) count[k]++;
     }
-    fprintf(stderr, "batch: %d student(s)", b->nst);
-    for (int k = 0; k < kinds; k++)
-        fprintf(stderr, "%s%d %s", k ? ", " : ": ", count[k], seen[k]);
-    fprintf(stderr, "; %.0f s\n", seconds);
+    char line[1200];
+    size_t used = (size_t)snprintf(line, sizeof line, "batch: %d student(s)", b->nst);
+    for (int k = 0; k < kinds && used < sizeof line; k++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%d %s", k ? ", " : ": ",
+                                 count[k], seen[k]);
+    batch_say(stderr, "%s; %.0f s\n", line, seconds);
 }
 
 /* The gradebook and the summary; the batch's exit code. */
@@ -248,13 +250,13 @@ static int wrap_up(batch *b, const char *csv, double t0, int interrupted)
             b->st[i].done = 0;
     int rc = write_csv(csv, b->st, b->nst);
     if (rc == -1)
-        fprintf(stderr, "batch: cannot write %s: %s\n", csv, strerror(errno));
+        batch_say(stderr, "batch: cannot write %s: %s\n", csv, strerror(errno));
     else if (rc == -2)
-        fprintf(stderr, "batch: %s mixes maxima (above)\n", csv);
+        batch_say(stderr, "batch: %s mixes maxima (above)\n", csv);
     print_counts(b, now_s() - t0);
-    fprintf(stderr, "batch: gradebook %s, reports in %s\n", csv, b->json_dir);
+    batch_say(stderr, "batch: gradebook %s, reports in %s\n", csv, b->json_dir);
     if (interrupted) {
-        fprintf(stderr, "batch: interrupted; run the same command again to resume\n");
+        batch_say(stderr, "batch: interrupted; run the same command again to resume\n");
         return BATCH_INTERRUPTED;
     }
     return rc ? BATCH_FAILURE : BATCH_OK;
@@ -271,7 +273,7 @@ int main(int argc, char **argv)
     if ((rc = find_kit(&b, argv[0])))
         return rc;
     if (!realpath(dir, dirabs) || list_students(&b, dirabs) != 0)
-        return fprintf(stderr, "batch: cannot read %s: %s\n", dir, strerror(errno)), BATCH_USAGE;
+        return batch_say(stderr, "batch: cannot read %s: %s\n", dir, strerror(errno)), BATCH_USAGE;
     if ((rc = make_folders(&b, jdir, &csv)))
         return rc;
     pick_workers(&b);

@@ -3,13 +3,15 @@
  * batch's settings, and each part's entry points.  The parts: batch.c (the
  * command line and the set-up), roster.c (the students and their results),
  * sched.c (the workers), archive.c (unpacking), csv.c (the gradebook),
- * gradekey.c (the resume key), results.c, names.c, precheck.c.
+ * gradekey.c (the resume key), results.c, names.c, precheck.c, say.c (every
+ * message, cleaned).
  */
 #ifndef BATCH_H
 #define BATCH_H
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "jval.h"
 
@@ -95,5 +97,9 @@ void grade_key(const char *top, const char *lab, const student *s, const char *o
 /* 1 when keyfile holds key; else 0 with the parts that differ in changed. */
 int key_is_current(const char *keyfile, const char *key, char *changed, size_t len);
 int key_save(const char *keyfile, const char *key);
+
+/* say.c: print a batch message (printf's format and arguments) with its
+ * text cleaned (text.h); every batch message goes through it. */
+void batch_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* BATCH_H */

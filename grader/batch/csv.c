@@ -83,7 +83,7 @@ static int one_maximum(student *st, int nst, double *common)
         if (isnan(*common)) {
             *common = m;
         } else if (fabs(m - *common) > 1e-9) {
-            fprintf(stderr, "batch: %s was graded out of %g, others out of %g: results of "
+            batch_say(stderr, "batch: %s was graded out of %g, others out of %g: results of "
                             "another suite; run with --redo\n", st[i].name, m, *common);
             mixed = 1;
         }

@@ -29,7 +29,7 @@ void note_duplicate(student *kept, char *path, int kind)
     snprintf(kept->dup_note + used, sizeof kept->dup_note - used,
              "%sduplicate name: graded %s; %s not graded", used ? "; " : "", base(kept->path),
              base(path));
-    fprintf(stderr, "batch: student '%s' has two submissions: grading %s, not %s\n", kept->name,
+    batch_say(stderr, "batch: student '%s' has two submissions: grading %s, not %s\n", kept->name,
             base(kept->path), base(path));
     (void)kind;
     free(path);

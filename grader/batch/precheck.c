@@ -21,7 +21,7 @@ int check_suite_first(const char *grader, const char *lab)
     spawn_opts o = {.stdout_to_stderr = 1, .who = "batch", .exec_failed_code = GRADE_FAILURE};
     pid_t pid = spawn(argv, &o);
     if (pid < 0)
-        return fprintf(stderr, "batch: fork: %s\n", strerror(errno)), GRADE_FAILURE;
+        return batch_say(stderr, "batch: fork: %s\n", strerror(errno)), GRADE_FAILURE;
     int status = spawn_wait(pid);
     if (status >= 0 && WIFEXITED(status))
         return WEXITSTATUS(status);

@@ -60,7 +60,7 @@ int list_students(batch *b, const char *dir)
                 }
         }
         if (kind < 0) {
-            fprintf(stderr, "batch: ignoring %s: not a folder or a .zip/.tar.gz/.tgz/.tar\n",
+            batch_say(stderr, "batch: ignoring %s: not a folder or a .zip/.tar.gz/.tgz/.tar\n",
                     path);
             continue;
         }
@@ -109,7 +109,7 @@ int resume_one(const batch *b, student *s, const char *options)
     jv *j = b->redo ? NULL : jv_parse_file(json);
     if (!valid_results(j) || !key_is_current(keyfile, s->key, changed, sizeof changed)) {
         if (valid_results(j))
-            fprintf(stderr, "batch: %s: graded again: %s changed\n", s->name, changed);
+            batch_say(stderr, "batch: %s: graded again: %s changed\n", s->name, changed);
         jv_free(j);
         return 0;
     }
@@ -160,7 +160,7 @@ void finish(const batch *b, student *s, int index, int ws, int timed_out, double
         snprintf(s->note, sizeof s->note, "grading killed after %.0f s", seconds);
         FILE *f = fopen(txt, "a");
         if (f) {
-            fprintf(f, "\nbatch: %s\n", s->note);
+            batch_say(f, "\nbatch: %s\n", s->note);
             fclose(f);
         }
         unlink(part);
@@ -175,7 +175,7 @@ void finish(const batch *b, student *s, int index, int ws, int timed_out, double
             char keyfile[PATH_MAX];
             student_file(b, s, ".key", keyfile, sizeof keyfile);
             if (key_save(keyfile, s->key) != 0)
-                fprintf(stderr, "batch: cannot write %s: it will be graded again\n", keyfile);
+                batch_say(stderr, "batch: cannot write %s: it will be graded again\n", keyfile);
             return;
         }
         jv_free(j);

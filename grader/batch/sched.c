@@ -161,13 +161,13 @@ static int prepare_student(void *arg)
     /* 0711: when run as root the grader builds and runs as an unprivileged
      * user inside its own folder below this one, so it must be traversable */
     if ((mkdir(tmp, 0711) && errno != EEXIST) || chmod(tmp, 0711)) {
-        printf("batch: cannot make %s: %s\n", tmp, strerror(errno));
+        batch_say(stdout, "batch: cannot make %s: %s\n", tmp, strerror(errno));
         return X_SETUP;
     }
     child_env(c, tmp);
     if (c->s->kind == K_DIR)
         return 0;
-    printf("batch: unpacking %s\n", c->s->path);
+    batch_say(stdout, "batch: unpacking %s\n", c->s->path);
     return unpack(c->s->path, c->sub);
 }
 
@@ -216,7 +216,7 @@ static void fill_slots(sched *q)
         int gpu = b->ngpu > 0 ? b->gpu_ids[k % b->ngpu] : -1;
         pid_t pid = start_student(b, q->next, k, gpu);
         if (pid < 0) {
-            fprintf(stderr, "batch: fork: %s\n", strerror(errno));
+            batch_say(stderr, "batch: fork: %s\n", strerror(errno));
             break;
         }
         q->slots[k] = (slot){pid, q->next, gpu, now_s()};
@@ -236,7 +236,7 @@ static void slot_done(sched *q, int k, int ws, int timed_out)
     q->finished++;
     if (q->tty) fprintf(stderr, "\r\033[K");
     if (timed_out) {
-        fprintf(stderr, "batch: [%d/%d] %s: timeout (%s)\n", q->finished, q->todo, s->name,
+        batch_say(stderr, "batch: [%d/%d] %s: timeout (%s)\n", q->finished, q->todo, s->name,
                 s->note);
         return;
     }
@@ -246,7 +246,7 @@ static void slot_done(sched *q, int k, int ws, int timed_out)
         tot[0] = ' ';
         fmt_num(x, tot + 1, sizeof tot - 1);
     }
-    fprintf(stderr, "batch: [%d/%d] %s: %s%s (%.1f s)%s%.200s\n", q->finished, q->todo,
+    batch_say(stderr, "batch: [%d/%d] %s: %s%s (%.1f s)%s%.200s\n", q->finished, q->todo,
             s->name, s->status, tot, s->seconds, s->note[0] ? ": " : "", s->note);
 }
 
@@ -329,7 +329,7 @@ int schedule(batch *b, int todo)
     sched q = {.b = b, .todo = todo, .tty = isatty(STDERR_FILENO), .t0 = now_s()};
     q.slots = calloc((size_t)b->jobs, sizeof *q.slots);
     if (!q.slots)
-        return fprintf(stderr, "batch: out of memory\n"), 1;
+        return batch_say(stderr, "batch: out of memory\n"), 1;
     catch_signals();
     while (!interrupted && (q.finished < todo || q.running > 0)) {
         fill_slots(&q);
