@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#define FSVIEW_MAX 64
+#define FSVIEW_MAX 128 /* the system, masks, the kit's parts: common's headers one by one */
 #define FSVIEW_PATH 1024
 
 typedef enum {

@@ -401,7 +401,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
             char local[800];
             snprintf(local, sizeof local, "%s/build/%s/common/graded-harness.o.local", top,
                      g->backend);
-            buildlog_forbidden(log, local, g->forbidden, sizeof g->forbidden);
+            buildlog_forbidden(log, local, top, g->forbidden, sizeof g->forbidden);
         }
     }
     const int ref_failed = g->speed_graded && s->nspeed > 0 && !g->build_failed &&
