@@ -11,10 +11,10 @@
  * build/<backend>/common/ and build/emu/libcuemu.a.  Masked (empty): the
  * toolkit's cub/ and thrust/ folders (cccl.h).  Writable: the
  * scratch folder (sources, binary, logs, outputs).  Not there at all:
- * solutions/, grader/ (the suites), tests/, labs/, build/<backend>/ref/,
- * the harness's own sources (common/*.c, common/*.cu: a graded build links
- * them prebuilt) and the other tools,
- * (the reference binaries), other students' scratch folders and
+ * solutions/, grader/ (the suites), tests/, labs/, build/<backend>/ref/
+ * (the reference binaries), the harness's own sources (common's .c and .cu
+ * files: a graded build links them prebuilt) and the other tools,
+ * other students' scratch folders and
  * submissions, the network.
  *
  * Policy where namespaces are forbidden (some containers):

@@ -28,6 +28,7 @@
 #include "grade.h"
 #include "judge.h"
 #include "run.h"
+#include "boxfs.h"
 #include "buildlog.h"
 #include "forbid.h"
 #include "gpulock.h"
@@ -249,6 +250,11 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
             return GRADE_USAGE;
         o->nsubmissions = 1;
     }
+    /* As root, a mount namespace of the grader's own: the box's tmpfs
+     * below is never in the host's mount table and ends with the grader. */
+    int private_ns = boxfs_private(err, sizeof err);
+    if (private_ns < 0)
+        fprintf(stderr, "grade: warning: the box is not size-capped as a whole (%s)\n", err);
     snprintf(work, sizeof work, "%s/grade.XXXXXX", scratch_parent());
     char real[PATH_MAX];
     if (!mkdtemp(work) || !realpath(work, real) || strlen(real) >= sizeof work) {
@@ -261,6 +267,8 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         fprintf(stderr, "grade: cannot make %s: %s\n", box, strerror(errno));
         return GRADE_FAILURE;
     }
+    if (private_ns == 0 && boxfs_mount(box, boxfs_bytes(s), err, sizeof err) != 0)
+        fprintf(stderr, "grade: warning: the box is not size-capped as a whole (%s)\n", err);
     kit_make_init(top, work);
     return GRADE_OK;
 }
@@ -448,6 +456,7 @@ int main(int argc, char **argv)
     g.s = &s;
     if ((rc = prepare(&g, &o, &sb)) != GRADE_OK ||
         (rc = build_all(&g, &o, &sb, student, student_emu, &emu_unavailable, ref)) != GRADE_OK) {
+        boxfs_release(box, o.keep);
         if (!o.keep)
             remove_tree(work);
         return rc;
@@ -478,6 +487,7 @@ int main(int argc, char **argv)
     print_report(&g, stdout);
     if (o.json && write_results_json(&g, o.json) != 0)
         fprintf(stderr, "grade: could not write %s: %s\n", o.json, strerror(errno));
+    boxfs_release(box, o.keep);
     if (o.keep)
         printf("scratch folder kept: %s\n", work);
     else
