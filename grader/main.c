@@ -32,6 +32,7 @@
 #include "buildlog.h"
 #include "forbid.h"
 #include "gpulock.h"
+#include "gpunodes.h"
 #include "tunables.h"
 #include "unit.h"
 #include "sandbox.h"
@@ -297,6 +298,9 @@ static int isolate(grade_run *g, const grade_opts *o, sandbox *sb)
     if (strcmp(g->backend, "gpu") == 0 && isolation_gpu_nodes(why, sizeof why) != 0)
         fprintf(stderr, "grade: warning: %s\n", why);
     int ok = isolation_kit_view(&view, top, box, why, sizeof why) == 0;
+    /* Given one GPU (a batch worker's), the others' nodes are left out. */
+    if (ok && gpunodes_here(&view.gpu, why, sizeof why) < 0)
+        fprintf(stderr, "grade: warning: %s\n", why);
     if (ok) {
         sb->view = &view;
         if (sb->uid >= 0)
