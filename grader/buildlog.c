@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define ALGORITHMS "CUB and Thrust are not available to a submission: "
 
@@ -77,6 +78,27 @@ static int kit_local(const char *list, const char *name)
     return found;
 }
 
+/* Whether the missing file `what` is one of the kit's own sources (the
+ * harness's .c/.cu, a tool): a file of that name in the kit's common/ or
+ * common/tools/ that is not a header, which the build view does not show
+ * (isolation.c).  The absence is the defence; this only names it. */
+static int kit_source(const char *top, const char *what)
+{
+    const char *base = strrchr(what, '/') ? strrchr(what, '/') + 1 : what;
+    const char *dot = strrchr(base, '.');
+    if (!top || !base[0] || (dot && (!strcmp(dot, ".h") || !strcmp(dot, ".cuh"))))
+        return 0;
+    static const char *const dirs[] = {"common", "common/tools"};
+    char path[4096];
+    struct stat st;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", top, dirs[i], base);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            return 1;
+    }
+    return 0;
+}
+
 /* The part of a compiler line after the scratch folder's "src/", so the
  * reason names the student's file, not the grader's copy of it. */
 static const char *from_src(const char *line)
@@ -85,7 +107,8 @@ static const char *from_src(const char *line)
     return p ? p + strlen("/src/") : line;
 }
 
-int buildlog_forbidden(const char *log_path, const char *local_list, char *why, size_t len)
+int buildlog_forbidden(const char *log_path, const char *local_list, const char *top, char *why,
+                       size_t len)
 {
     FILE *in = fopen(log_path, "r");
     if (!in)
@@ -99,6 +122,10 @@ int buildlog_forbidden(const char *log_path, const char *local_list, char *why, 
             found = snprintf(why, len, ALGORITHMS "%s", mark + strlen("forbidden-code: ")) > 0;
         else if (missing_header(line, what, sizeof what) && cccl_is_algorithm_header(what))
             found = snprintf(why, len, ALGORITHMS "%s", from_src(line)) > 0;
+        else if (missing_header(line, what, sizeof what) && kit_source(top, what))
+            found = snprintf(why, len, "the kit's own sources are not available to a submission "
+                                       "(it may include only the kit's headers): %s",
+                             from_src(line)) > 0;
         else if (undefined_name(line, what, sizeof what) && kit_local(local_list, what))
             found = snprintf(why, len, "your file calls the kit's own %s, which a submission "
                                        "cannot use (a lab may call only what common/kit.h "

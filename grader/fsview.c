@@ -187,10 +187,35 @@ static int tmpfs_at(const char *path, const char *opts, char *why, size_t len)
     return 0;
 }
 
+/* Is path /dev/nvidiaN of a GPU the grader was not given? */
+static int other_gpu(const gpu_view *gpu, const char *path)
+{
+    const char *num = path + strlen("/dev/nvidia");
+    if (!gpu->active || !*num || strspn(num, "0123456789") != strlen(num))
+        return 0; /* nvidiactl, nvidia-uvm, nvidia-caps/: every GPU's */
+    for (int i = 0; i < gpu->nhidden; i++)
+        if (gpu->hidden_minor[i] == atoi(num))
+            return 1;
+    return 0;
+}
+
+/* The driver's /proc folder of each hidden GPU, emptied: what is left
+ * there names only the GPUs shown.  Information only (the missing device
+ * node is the defence), so a mount refused here is no failure. */
+static void hide_gpu_proc(const gpu_view *gpu)
+{
+    char path[128];
+    for (int i = 0; gpu->active && i < gpu->nhidden; i++) {
+        snprintf(path, sizeof path, "/proc/driver/nvidia/gpus/%s", gpu->hidden_bus[i]);
+        if (access(path, F_OK) == 0)
+            (void)mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k");
+    }
+}
+
 /* /dev: a tmpfs with the ordinary devices and every NVIDIA one (the GPU,
  * nvidiactl, nvidia-uvm, MIG's nvidia-caps/), bound from the machine's;
  * /dev/shm private.  Nothing else: no disks, no other terminals. */
-static int make_dev(char *why, size_t len)
+static int make_dev(const gpu_view *gpu, char *why, size_t len)
 {
     static const char *const plain[] = {"null", "zero", "full", "random", "urandom", "tty"};
     static const char *const links[][2] = {{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"},
@@ -207,7 +232,8 @@ static int make_dev(char *why, size_t len)
     glob_t g;
     if (glob(OLD "/dev/nvidia*", 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++)
-            if (bind_one(g.gl_pathv[i] + strlen(OLD), 1, why, len)) {
+            if (!other_gpu(gpu, g.gl_pathv[i] + strlen(OLD)) &&
+                bind_one(g.gl_pathv[i] + strlen(OLD), 1, why, len)) {
                 globfree(&g);
                 return -1;
             }
@@ -233,7 +259,8 @@ static int build_root(const fsview *v, char *why, size_t len)
     if (mkdir("/tmp" OLD, 0700) != 0 || syscall(SYS_pivot_root, "/tmp", "/tmp" OLD) != 0 ||
         chdir("/") != 0)
         return fail(why, len, "pivot_root to", "/tmp");
-    if (make_dev(why, len) || tmpfs_at("/tmp", "mode=1777,size=" SANDBOX_TMPFS_SIZE, why, len))
+    if (make_dev(&v->gpu, why, len) ||
+        tmpfs_at("/tmp", "mode=1777,size=" SANDBOX_TMPFS_SIZE, why, len))
         return -1;
     if (v->in_cell) { /* the cell's PID namespace: its /proc, as the profiler sees it */
         if (bind_one("/proc", 1, why, len))
@@ -242,6 +269,7 @@ static int build_root(const fsview *v, char *why, size_t len)
                mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
         return fail(why, len, "mount", "/proc");
     }
+    hide_gpu_proc(&v->gpu);
     if (bind_one("/sys", 0, why, len))
         return -1;
     for (int i = 0; i < v->n; i++) {

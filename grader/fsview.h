@@ -2,7 +2,8 @@
  * fsview.h - the filesystem a sandboxed process sees, built from nothing:
  * a new mount namespace whose root is an empty tmpfs, into which only the
  * listed paths are bound (read-only unless said otherwise), plus a /dev
- * with the ordinary character devices and the NVIDIA ones, a private /tmp
+ * with the ordinary character devices and the NVIDIA ones (but the GPUs
+ * the grader was not given: gpunodes.h), a private /tmp
  * and /dev/shm, a /proc of its own PID namespace and a read-only /sys.
  * Everything else of the machine (the kit's solutions/ and suites, the
  * reference binaries, other students' scratch folders) does not exist
@@ -26,7 +27,9 @@
 
 #include <stddef.h>
 
-#define FSVIEW_MAX 64
+#include "gpunodes.h"
+
+#define FSVIEW_MAX 128 /* the system, masks, the kit's parts: common's headers one by one */
 #define FSVIEW_PATH 1024
 
 typedef enum {
@@ -42,6 +45,8 @@ typedef struct fsview_s {
     int n;
     char path[FSVIEW_MAX][FSVIEW_PATH]; /* absolute, symbolic links resolved */
     fsview_kind kind[FSVIEW_MAX];
+    gpu_view gpu;  /* the GPUs whose device nodes are left out (gpunodes.h); the
+                      program's CUDA_VISIBLE_DEVICES when gpu.active */
 } fsview;
 
 void fsview_init(fsview *v);

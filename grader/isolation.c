@@ -8,6 +8,7 @@
 #include "cccl.h"
 #include "run.h"
 
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +97,35 @@ static int add_system(fsview *v, char *why, size_t len)
     return 0;
 }
 
+/* Of the kit's common/, only what a graded build reads: its headers, the
+ * emulator (headers, runtime sources, driver) and the one script `make
+ * bin` runs.  The harness's own sources (reference.c, harness.cu, ...)
+ * and the other tools are not bound at all, so no include of them, in any
+ * spelling, finds a file: a graded binary links them prebuilt (build/),
+ * never compiled into the submission's own object. */
+static int add_kit_headers(fsview *v, const char *top)
+{
+    static const char *const shown[] = {"common/*.h", "common/*.cuh", "common/emu",
+                                        "common/tools/no_algorithms.sh"};
+    char pattern[PATH_MAX];
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+        glob_t g;
+        snprintf(pattern, sizeof pattern, "%s/%s", top, shown[i]);
+        if (glob(pattern, GLOB_NOSORT, NULL, &g) != 0)
+            continue; /* none of them (a kit without the emulator) */
+        int full = 0;
+        for (size_t k = 0; k < g.gl_pathc && !full; k++)
+            full = fsview_add(v, g.gl_pathv[k], FSV_RO) < 0;
+        globfree(&g);
+        if (full)
+            return -1;
+    }
+    return 0;
+}
+
 int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, size_t len)
 {
-    static const char *const kit[] = {"Makefile", "common", "build/host", "build/gpu/common",
+    static const char *const kit[] = {"Makefile", "build/host", "build/gpu/common",
                                       "build/emu/common", "build/emu/libcuemu.a"};
     char path[PATH_MAX];
     fsview_init(v);
@@ -117,6 +144,8 @@ int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, 
         if (fsview_add(v, path, FSV_RO) < 0)
             return snprintf(why, len, "view: too many paths"), -1;
     }
+    if (add_kit_headers(v, top) != 0)
+        return snprintf(why, len, "view: too many paths"), -1;
     if (fsview_add(v, work, FSV_RW) != 0)
         return snprintf(why, len, "view: no scratch folder %s", work), -1;
     return 0;
@@ -136,23 +165,39 @@ int isolation_gpu_nodes(char *why, size_t len)
     return -1;
 }
 
+/* How many of the kit's private paths the probe checks at most (six
+ * folders, the harness's sources, the tools' script: about twenty now). */
+#define PROBE_MAX_PARTS 64
+
 int isolation_probe(const sandbox *sb, const char *top, const char *work, char *why, size_t len,
                     double *seconds)
 {
-    static const char *const private_parts[] = {"solutions", "grader", "tests", "build/gpu/ref",
-                                                "build/emu/ref", "refbin"};
+    static const char *const private_parts[] = {
+        "solutions", "grader", "tests", "build/gpu/ref", "build/emu/ref", "refbin",
+        "common/*.c", "common/*.cu", "common/tools/graded_harness.sh"};
     static const char script[] =
         "command -v make >/dev/null || { echo 'make is not visible inside'; exit 1; }\n"
         "test -r \"$1/Makefile\" || { echo \"the kit's Makefile is not visible inside\"; exit 1; }\n"
+        "test -r \"$1/common/kit.h\" || { echo \"the kit's headers are not visible inside\"; "
+        "exit 1; }\n"
         "shift\n"
         "for p; do if test -e \"$p\"; then echo \"a private part of the kit is visible: $p\"; "
         "exit 1; fi; done\n";
-    char parts[6][PATH_MAX], log[PATH_MAX];
-    char *argv[12] = {"sh", "-c", (char *)script, "sh", (char *)top};
-    int a = 5;
-    for (int i = 0; i < 6; i++) {
-        snprintf(parts[i], sizeof parts[i], "%s/%s", top, private_parts[i]);
-        argv[a++] = parts[i];
+    char parts[PROBE_MAX_PARTS][PATH_MAX], log[PATH_MAX], pattern[PATH_MAX];
+    char *argv[PROBE_MAX_PARTS + 6] = {"sh", "-c", (char *)script, "sh", (char *)top};
+    int a = 5, n = 0;
+    /* every one of them, the harness's sources each by name: a kit that
+     * grows a source is checked without a change here */
+    for (size_t i = 0; i < sizeof private_parts / sizeof private_parts[0]; i++) {
+        glob_t g;
+        snprintf(pattern, sizeof pattern, "%s/%s", top, private_parts[i]);
+        if (glob(pattern, GLOB_NOCHECK, NULL, &g) != 0)
+            continue;
+        for (size_t k = 0; k < g.gl_pathc && n < PROBE_MAX_PARTS; k++, n++) {
+            snprintf(parts[n], sizeof parts[n], "%s", g.gl_pathv[k]);
+            argv[a++] = parts[n];
+        }
+        globfree(&g);
     }
     argv[a] = NULL;
     snprintf(log, sizeof log, "%s/sandbox-probe.log", work);

@@ -5,13 +5,16 @@
  *
  * Seen, read-only: the system (/usr, /etc, /bin, /lib*), the CUDA toolkit
  * and the tools the build calls wherever they are installed, the GPU's
- * device nodes, and of the kit only the Makefile, common/ (headers,
- * sources, the emulator) and the prebuilt objects build/host/,
+ * device nodes, and of the kit only the Makefile, common's headers (.h,
+ * .cuh), the emulator (common/emu/), common/tools/no_algorithms.sh (which
+ * `make bin` runs) and the prebuilt objects build/host/,
  * build/<backend>/common/ and build/emu/libcuemu.a.  Masked (empty): the
  * toolkit's cub/ and thrust/ folders (cccl.h).  Writable: the
  * scratch folder (sources, binary, logs, outputs).  Not there at all:
  * solutions/, grader/ (the suites), tests/, labs/, build/<backend>/ref/
- * (the reference binaries), other students' scratch folders and
+ * (the reference binaries), the harness's own sources (common's .c and .cu
+ * files: a graded build links them prebuilt) and the other tools,
+ * other students' scratch folders and
  * submissions, the network.
  *
  * Policy where namespaces are forbidden (some containers):
@@ -53,8 +56,9 @@ int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, 
 
 /*
  * Start `sh` in the sandbox sb and have it check the view: the kit's
- * Makefile visible, none of the kit's private parts (solutions/, the
- * suites, the reference binaries, tests/).  0 when the sandbox works as it
+ * Makefile and headers visible, none of the kit's private parts
+ * (solutions/, the suites, the reference binaries, tests/, the harness's
+ * sources).  0 when the sandbox works as it
  * should; -1 with the reason (a namespace refused, a private part
  * visible) in why.  *seconds: how long the sandboxed start took.
  */

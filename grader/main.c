@@ -28,9 +28,11 @@
 #include "grade.h"
 #include "judge.h"
 #include "run.h"
+#include "boxfs.h"
 #include "buildlog.h"
 #include "forbid.h"
 #include "gpulock.h"
+#include "gpunodes.h"
 #include "text.h"
 #include "tunables.h"
 #include "unit.h"
@@ -255,6 +257,11 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
             return GRADE_USAGE;
         o->nsubmissions = 1;
     }
+    /* As root, a mount namespace of the grader's own: the box's tmpfs
+     * below is never in the host's mount table and ends with the grader. */
+    int private_ns = boxfs_private(err, sizeof err);
+    if (private_ns < 0)
+        fprintf(stderr, "grade: warning: the box is not size-capped as a whole (%s)\n", err);
     snprintf(work, sizeof work, "%s/grade.XXXXXX", scratch_parent());
     char real[PATH_MAX];
     if (!mkdtemp(work) || !realpath(work, real) || strlen(real) >= sizeof work) {
@@ -267,6 +274,8 @@ static int setup(int argc, char **argv, grade_opts *o, suite *s)
         fprintf(stderr, "grade: cannot make %s: %s\n", box, strerror(errno));
         return GRADE_FAILURE;
     }
+    if (private_ns == 0 && boxfs_mount(box, boxfs_bytes(s), err, sizeof err) != 0)
+        fprintf(stderr, "grade: warning: the box is not size-capped as a whole (%s)\n", err);
     kit_make_init(top, work);
     return GRADE_OK;
 }
@@ -295,6 +304,9 @@ static int isolate(grade_run *g, const grade_opts *o, sandbox *sb)
     if (strcmp(g->backend, "gpu") == 0 && isolation_gpu_nodes(why, sizeof why) != 0)
         fprintf(stderr, "grade: warning: %s\n", why);
     int ok = isolation_kit_view(&view, top, box, why, sizeof why) == 0;
+    /* Given one GPU (a batch worker's), the others' nodes are left out. */
+    if (ok && gpunodes_here(&view.gpu, why, sizeof why) < 0)
+        fprintf(stderr, "grade: warning: %s\n", why);
     if (ok) {
         sb->view = &view;
         if (sb->uid >= 0)
@@ -408,7 +420,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
             char local[800];
             snprintf(local, sizeof local, "%s/build/%s/common/graded-harness.o.local", top,
                      g->backend);
-            buildlog_forbidden(log, local, g->forbidden, sizeof g->forbidden);
+            buildlog_forbidden(log, local, top, g->forbidden, sizeof g->forbidden);
         }
     }
     const int ref_failed = g->speed_graded && s->nspeed > 0 && !g->build_failed &&
@@ -455,6 +467,7 @@ int main(int argc, char **argv)
     g.s = &s;
     if ((rc = prepare(&g, &o, &sb)) != GRADE_OK ||
         (rc = build_all(&g, &o, &sb, student, student_emu, &emu_unavailable, ref)) != GRADE_OK) {
+        boxfs_release(box, o.keep);
         if (!o.keep)
             remove_tree(work);
         return rc;
@@ -485,6 +498,7 @@ int main(int argc, char **argv)
     print_report(&g, stdout);
     if (o.json && write_results_json(&g, o.json) != 0)
         fprintf(stderr, "grade: could not write %s: %s\n", o.json, strerror(errno));
+    boxfs_release(box, o.keep);
     if (o.keep)
         printf("scratch folder kept: %s\n", work);
     else

@@ -29,7 +29,7 @@
 
 /* Variables a build or a run legitimately needs; everything else is dropped. */
 static const char *const keep[] = {
-    "PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH",
+    "PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LD_LIBRARY_PATH",
     "CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT", "CUEMU_MEMORY", "CUEMU_CXX", "CUEMU_CC",
     "NVCC",
 };
@@ -179,6 +179,16 @@ static int become_user(const sandbox *sb, char *why, size_t len)
     return 0;
 }
 
+/* With the other GPUs' nodes left out of the view (gpunodes.h), the
+ * indices the remaining ones have, in the order nvidia-smi gave them. */
+static void name_shown_gpus(const sandbox *sb)
+{
+    if (!sb->view || !sb->view->gpu.active)
+        return;
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    setenv("CUDA_VISIBLE_DEVICES", sb->view->gpu.visible, 1);
+}
+
 /* The profiler's cell (witness.h): the profiler keeps the grader's
  * environment, but runs in the student's view and as the student's user
  * (a program it starts has no more rights than in an ordinary run). */
@@ -190,6 +200,7 @@ static int enter_cell(const sandbox *sb, char *why, size_t len)
         return snprintf(why, len, "setrlimit: %s", strerror(errno)), -1;
     if (fsview_cell_enter(sb->view, why, len) != 0)
         return -1;
+    name_shown_gpus(sb);
     setenv("TMPDIR", "/tmp", 1);
     if (sb->home) {
         setenv("HOME", sb->home, 1);
@@ -233,6 +244,7 @@ int sandbox_enter(const sandbox *sb, char *why, size_t len)
     if (sb->view) {
         if (fsview_enter(sb->view, why, len) != 0)
             return -1;
+        name_shown_gpus(sb);
     } else if (sb->isolate_net) {
         (void)unshare(CLONE_NEWNET);
     }

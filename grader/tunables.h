@@ -108,6 +108,14 @@
  * are bounded, at a size no tool of the kit comes near. */
 #define SANDBOX_TMPFS_SIZE "256m"
 
+/* The student's box (work/box) as a whole, as root a tmpfs of this much
+ * for the builds (boxfs.h) plus what the suite's cases may write at once
+ * (computed from them: boxfs_bytes).  A build there writes the sources,
+ * the objects and two binaries, with nvcc's temporary files (TMPDIR is
+ * the box): lab 7's emulator build took 9 MiB, a GPU build some tens of
+ * MiB; 1 GiB leaves a wide margin and still stops a run that fills it. */
+#define BOX_BUILD_BYTES (1ULL << 30)
+
 /* A prebuild (harness objects and, emulated, the emulator's runtime, as
  * the grader's own user before any student's build): the emulator's
  * runtime takes a few minutes on a 2-core machine, so fifteen. */

@@ -1,5 +1,6 @@
 /* test_fsview.c - what a student's process sees through the grader's
- * filesystem view (fsview.h, isolation.h): the kit's Makefile and common/,
+ * filesystem view (fsview.h, isolation.h): the kit's Makefile and common's
+ * headers (never its sources),
  * its own scratch folder, never solutions/, the suites, the reference
  * binaries or another scratch folder; its own PID namespace and no network;
  * the program's exit status and signal come back as if it ran directly;
@@ -96,6 +97,30 @@ Test(fsview, a_child_cannot_stat_the_kits_private_parts)
     char sol[4200];
     snprintf(sol, sizeof sol, "%s/solutions", top);
     cr_assert_eq(access(sol, F_OK), 0, "the kit has no solutions/ to hide");
+}
+
+/* The harness's own sources and tools are absent inside (isolation.c):
+ * `#include "reference.c"` in any spelling finds nothing, while every
+ * header, the emulator and the script `make bin` runs are there. */
+Test(fsview, the_kits_sources_are_not_there_but_its_headers_are)
+{
+    need_namespaces();
+    char cmd[3000], out[4000];
+    snprintf(cmd, sizeof cmd,
+             "cd %s/common || exit 3; for p in *.c *.cu tools/graded_harness.sh tools/bench.py; do "
+             "test -e \"$p\" && echo SEES $p; done; "
+             "for h in lab.h kit.h reference.h ops.cuh emu/emu-nvcc emu/include/cuda_runtime.h "
+             "tools/no_algorithms.sh; do test -r $h || echo MISSING $h; done; "
+             "ls | grep -v '[.]h$' | grep -v '[.]cuh$' | grep -v '^emu$' | grep -v '^tools$' "
+             "| sed 's/^/SEES /'; echo done",
+             top);
+    run_status st = sh(cmd, out, sizeof out);
+    cr_assert(st.exited && st.code == 0, "%s", out);
+    cr_assert_null(strstr(out, "SEES"), "%s", out);
+    cr_assert_null(strstr(out, "MISSING"), "%s", out);
+    char src[4200];
+    snprintf(src, sizeof src, "%s/common/reference.c", top);
+    cr_assert_eq(access(src, F_OK), 0, "the kit has no reference.c to hide");
 }
 
 /* CUB and Thrust are absent inside (cccl.h): every folder of theirs that
@@ -380,6 +405,8 @@ Test(fsview, a_kit_inside_a_shown_folder_is_masked)
     }
     snprintf(path, sizeof path, "%s/Makefile", kit);
     fclose(fopen(path, "w"));
+    snprintf(path, sizeof path, "%s/common/kit.h", kit);
+    fclose(fopen(path, "w"));
     chmod(other, 0755);
     setenv("GRADE_SANDBOX_BIND", other, 1);
     static fsview v;
@@ -390,7 +417,7 @@ Test(fsview, a_kit_inside_a_shown_folder_is_masked)
     sandbox_defaults(&sb, home);
     sb.view = &v;
     snprintf(cmd, sizeof cmd, "test -e %s/solutions && echo SEES; test -r %s/Makefile && "
-             "test -d %s/common && echo PUBLIC-OK; test -d %s && echo BIND-OK", kit, kit, kit, other);
+             "test -r %s/common/kit.h && echo PUBLIC-OK; test -d %s && echo BIND-OK", kit, kit, kit, other);
     run_status st = sh_in(&sb, cmd, out, sizeof out);
     cr_assert(st.exited && st.code == 0, "%s", out);
     cr_assert_null(strstr(out, "SEES"), "%s", out);

@@ -133,6 +133,9 @@ static int child_env(const child_args *c, const char *tmp)
         char gpus[16], lock[PATH_MAX];
         snprintf(gpus, sizeof gpus, "%d", c->gpu);
         setenv("CUDA_VISIBLE_DEVICES", gpus, 1);
+        /* the index is nvidia-smi's (find_gpus): PCI bus order for CUDA too;
+         * the worker's grader shows its code only this GPU's node (gpunodes.h) */
+        setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
         /* Workers sharing this GPU time one at a time (grader/gpulock.h). */
         snprintf(lock, sizeof lock, "%s/gpu%d", c->b->scratch, c->gpu);
         setenv("GRADE_GPU_LOCK", lock, 1);
