@@ -98,8 +98,9 @@ static int add_system(fsview *v, char *why, size_t len)
 }
 
 /* Of the kit's common/, only what a graded build reads: its headers, the
- * emulator (headers, runtime sources, driver) and the one script `make
- * bin` runs.  The harness's own sources (reference.c, harness.cu, ...)
+ * emulator (headers, runtime sources, driver), the one script `make
+ * bin` runs and the symbol list its GPU link renames the copy calls with
+ * (copy_count.syms).  The harness's own sources (reference.c, harness.cu, ...)
  * and the other tools are not bound at all, so no include of them, in any
  * spelling, finds a file: a graded binary links them prebuilt (build/),
  * never compiled into the submission's own object. */
