@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gpulock.h"
+#include "hidden.h"
 #include "sandbox.h"
 #include "tunables.h"
 #include "run.h"
@@ -137,19 +138,25 @@ static double group_cost(const suite *s, int group)
     return cost + 0.3;
 }
 
-/* Each group into the lane with the least cost so far, the costliest
- * groups first (longest-processing-time first: within 4/3 of the best). */
-static void assign_lanes(const suite *s, int lanes, int *lane_of)
+/* Each group of the phase (want) into the lane with the least cost so
+ * far, the costliest groups first (longest-processing-time first: within
+ * 4/3 of the best); lane_of is -1 for the other groups. */
+static void assign_lanes(const suite *s, int lanes, const unsigned char *want, int *lane_of)
 {
     double load[LANES_MAX] = {0}, cost[SUITE_MAX_GROUPS];
     int done[SUITE_MAX_GROUPS] = {0};
-    for (int i = 0; i < s->ngroups; i++)
+    for (int i = 0; i < s->ngroups; i++) {
         cost[i] = group_cost(s, i);
+        done[i] = !want[i];
+        lane_of[i] = -1;
+    }
     for (int k = 0; k < s->ngroups; k++) {
         int big = -1, low = 0;
         for (int i = 0; i < s->ngroups; i++)
             if (!done[i] && (big < 0 || cost[i] > cost[big]))
                 big = i;
+        if (big < 0)
+            break;
         for (int l = 1; l < lanes; l++)
             if (load[l] < load[low])
                 low = l;
@@ -225,17 +232,19 @@ static pid_t start_lane(grade_run *g, const run_plan *plan, const unsigned char 
 /* The groups in lanes run at once; a lane that failed (it could not
  * start, or died: a grader bug or the machine out of memory) has its
  * groups run again here, one after another, after saying so. */
-static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts *o)
+static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts *o,
+                      const unsigned char *want)
 {
     const suite *s = g->s;
     int lane_of[SUITE_MAX_GROUPS];
     static unsigned char mine[LANES_MAX][SUITE_MAX_GROUPS];
     static char results[LANES_MAX][1200];
     pid_t pid[LANES_MAX];
-    assign_lanes(s, o->lanes, lane_of);
+    assign_lanes(s, o->lanes, want, lane_of);
     memset(mine, 0, sizeof mine);
     for (int i = 0; i < s->ngroups; i++)
-        mine[lane_of[i]][i] = 1;
+        if (lane_of[i] >= 0)
+            mine[lane_of[i]][i] = 1;
     if (o->progress)
         fprintf(stderr, "\rgrade: %d tests in %d lanes...", s->ncases, o->lanes);
     for (int l = 0; l < o->lanes; l++)
@@ -292,26 +301,46 @@ static void drop_gpu_lock(const char *dir)
     rmdir(dir);
 }
 
+/* The groups of one phase: the visible ones (hidden = 0) or the hidden. */
+static int phase_groups(const suite *s, int hidden, unsigned char *want)
+{
+    int count = 0;
+    for (int i = 0; i < s->ngroups; i++)
+        count += want[i] = (group_hidden(s, i) != 0) == hidden;
+    return count;
+}
+
+/* Visible groups first, hidden groups after every visible run has ended:
+ * the student's process can keep what a hidden case showed it (its size,
+ * in a file of its box) and repeat it in a later run's output, so no run
+ * whose text a student reads may start after a hidden one (hidden.h; the
+ * text of runs after the hidden ones, speed and sanitizers, is withheld).
+ * Within a phase, lanes as before. */
 void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts *o)
 {
-    static unsigned char all[SUITE_MAX_GROUPS];
+    static unsigned char want[SUITE_MAX_GROUPS];
     double t0 = now_s();
-    int lanes = o->lanes < g->s->ngroups ? o->lanes : g->s->ngroups;
-    if (lanes > 1 && !g->build_failed) {
-        correctness_opts capped = *o;
-        capped.lanes = lanes;
-        char lock_dir[1100];
-        own_gpu_lock(g, lock_dir, sizeof lock_dir);
-        run_lanes(g, plan, &capped);
-        drop_gpu_lock(lock_dir);
-    } else {
-        memset(all, 1, sizeof all);
-        run_groups(g, plan, all, o->emu_unavailable, o->progress);
+    int lanes_used = 1;
+    for (int hidden = 0; hidden <= 1; hidden++) {
+        int groups = phase_groups(g->s, hidden, want);
+        int lanes = o->lanes < groups ? o->lanes : groups;
+        if (groups == 0)
+            continue;
+        if (lanes > 1 && !g->build_failed) {
+            correctness_opts capped = *o;
+            capped.lanes = lanes;
+            char lock_dir[1100];
+            own_gpu_lock(g, lock_dir, sizeof lock_dir);
+            run_lanes(g, plan, &capped, want);
+            drop_gpu_lock(lock_dir);
+            lanes_used = lanes > lanes_used ? lanes : lanes_used;
+        } else {
+            run_groups(g, plan, want, o->emu_unavailable, o->progress);
+        }
     }
     for (int c = 0; c < g->s->ncases && !g->device[0]; c++)
         snprintf(g->device, sizeof g->device, "%s", g->tests[c].device);
     if (getenv("GRADE_TRACE"))
         fprintf(stderr, "grade: trace: correctness: %d tests in %d lane%s, %.2f s\n",
-                g->s->ncases, lanes > 1 && !g->build_failed ? lanes : 1,
-                lanes > 1 && !g->build_failed ? "s" : "", now_s() - t0);
+                g->s->ncases, lanes_used, lanes_used > 1 ? "s" : "", now_s() - t0);
 }
