@@ -242,7 +242,7 @@ test: deps-check
 	@test -d tests || { echo "make test: the kit's own tests are not in this copy of the kit" \
 	  "(a student's copy: they need the solutions); grade a lab with ./grade labN" >&2; exit 2; }
 	@$(MAKE) --no-print-directory test-unit
-	@python3 common/tools/house.py common grader
+	@python3 common/tools/house.py common grader labs solutions
 	@$(MAKE) --no-print-directory test-compile
 	@$(MAKE) --no-print-directory test-emu
 	@$(MAKE) --no-print-directory test-labs

@@ -59,11 +59,16 @@ for shape in "2 -" "1 -" "2 4"; do
     fi
 done
 
-# The mutant: older windows moved by a tile's span instead of a window's.
+# The mutant: older windows moved by a tile's span instead of a window's
+# (further_back, in the look-back layer).  The layers are copied beside
+# scan.cu: a quoted #include looks in the including file's folder first, so
+# the copies, the mutated one among them, are the ones compiled.
 d="$tmp/mutant"
 mkdir -p "$d"
-sed 's/bin\.c\[B_WINDOW\]\[e\]/bin.c[B_TILES][e]/' $sol/scan.cu >"$d/scan.cu"
-if cmp -s $sol/scan.cu "$d/scan.cu"; then
+cp $sol/*.cu common/lookback.cuh common/sam_*.cuh "$d/"
+layer=common/sam_lookback.cuh
+sed 's/bin\.c\[B_WINDOW\]\[e\]/bin.c[B_TILES][e]/' $layer >"$d/$(basename $layer)"
+if cmp -s $layer "$d/$(basename $layer)"; then
     echo "FAIL lab7-lookback: the mutation changed nothing (the reference moved on?)"; fail=1
 elif build "$d" "-DLOOKBACK_WARPS_ORDERS=1"; then
     if runs "$d" >/dev/null; then

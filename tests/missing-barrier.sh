@@ -12,6 +12,8 @@
 # past the first window, and the nearest P lies in it unless tiles are
 # small and many run at once.  For such a lab, DEEP below gives a second
 # try: extra build flags, the run and its number of workers.
+# A lab's barriers include those of the common/ layers it includes (lab 7's
+# sam_block.cuh): each is removed from a copy of the layer set beside the lab.
 # Usage: missing-barrier.sh [LAB-DIR-NAME ...]   (default: every lab)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,15 +32,38 @@ for lab in "$@"; do
     sols="$sols $(ls solutions/"$lab"/*.cu)"
 done
 [ -n "$sols" ] || sols=$(ls solutions/lab*/*.cu)
+# kit_headers SOL: the headers of common/ that SOL includes, directly or
+# through another (quoted includes): their barriers are the lab's too.
+kit_headers() {
+    todo=$1 seen=""
+    while [ -n "$todo" ]; do
+        set -- $todo; f=$1; shift; todo="$*"
+        for h in $(sed -n 's/^#include "\(.*\)"$/\1/p' "$f"); do
+            [ -f "common/$h" ] || continue
+            case " $seen " in *" common/$h "*) continue ;; esac
+            seen="$seen common/$h"; todo="$todo common/$h"
+        done
+    done
+    echo $seen
+}
 for sol in $sols; do
     lab=$(basename "$(dirname "$sol")")
-    lines=$(grep -n '^ *__syncthreads();' "$sol" | cut -d: -f1) # statements, not comments
+    headers=$(kit_headers "$sol")
+    for file in "$sol" $headers; do
+    lines=$(grep -n '^ *__syncthreads();' "$file" | cut -d: -f1) # statements, not comments
     for line in $lines; do
-        dir=$tmp/$lab-$line
+        where="line $line"
+        dir=$tmp/$lab-$(basename "$file" | tr . -)-$line
         mkdir -p "$dir"
-        sed "${line}s/__syncthreads();/\/* barrier removed *\//" "$sol" >"$dir/$(basename "$sol")"
+        if [ "$file" != "$sol" ]; then
+            # a layer's barrier: the layers beside the solution, this one
+            # without it (a quoted #include looks in the includer's folder first)
+            where="$file line $line"
+            cp "$sol" $headers "$dir/"
+        fi
+        sed "${line}s/__syncthreads();/\/* barrier removed *\//" "$file" >"$dir/$(basename "$file")"
         if ! make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/lab" >"$dir/build.log" 2>&1; then
-            echo "FAIL $lab line $line: does not build without the barrier"; fail=1; continue
+            echo "FAIL $lab $where: does not build without the barrier"; fail=1; continue
         fi
         caught=""
         # (chained-blockidx deadlocks under reverse by design: it proves nothing here)
@@ -66,10 +91,11 @@ for sol in $sols; do
             fi
         fi
         if [ -n "$caught" ]; then
-            echo "ok   $lab line $line: caught: $caught"
+            echo "ok   $lab $where: caught: $caught"
         else
-            echo "FAIL $lab line $line: removing this barrier went unnoticed"; fail=1
+            echo "FAIL $lab $where: removing this barrier went unnoticed"; fail=1
         fi
+    done
     done
 done
 exit $fail

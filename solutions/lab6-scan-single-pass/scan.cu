@@ -26,6 +26,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "lookback.cuh"
 #include "ops.cuh"
 #include "warp_tile.cuh"
 
@@ -50,43 +51,11 @@
 /* Which way a block learns the prefix of the tiles before its own. */
 enum { CHAINED_BLOCKIDX, CHAINED, LOOKBACK, LOOKBACK_WARP };
 
-/* ---- tile descriptors: status and value in one 64-bit word ----------------- */
+/* ---- tile descriptors: common/lookback.cuh ---------------------------------- */
 
-/* X: nothing published yet; A: the tile's aggregate; P: its inclusive
- * prefix (everything up to and including the tile). */
-enum { STATUS_X = 0, STATUS_A = 1, STATUS_P = 2 };
-
-typedef unsigned long long descriptor;
-
-/* One word, so a reader can never see a new status with an old value: a
- * 64-bit aligned store is a single memory transaction. */
-template <typename T> __device__ descriptor pack(unsigned int status, T value)
-{
-    unsigned int bits;
-    memcpy(&bits, &value, sizeof bits);
-    return ((descriptor)status << 32) | bits;
-}
-__device__ __forceinline__ unsigned int status_of(descriptor d) { return (unsigned int)(d >> 32); }
-template <typename T> __device__ T value_of(descriptor d)
-{
-    unsigned int bits = (unsigned int)d;
-    T value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
-}
-
-/*
- * Publish a descriptor with one atomic exchange.  An atomic is performed in
- * the L2 cache, where every poll of every SM is served, so pollers see the
- * new status as soon as it is there.  A volatile store of the same word
- * gives the same answers but measured much slower (0.75 of a device copy
- * instead of 0.99 on an H100, handout section 4.5): the pollers see it late,
- * and every tile after it waits that much longer.
- */
-__device__ __forceinline__ void publish(volatile descriptor *slot, descriptor d)
-{
-    atomicExch((descriptor *)slot, d);
-}
+/* A descriptor is a status (STATUS_X, STATUS_A, STATUS_P) and a value in one
+ * 64-bit word: pack, status_of, value_of; publish() sends one with an atomic
+ * exchange, back_off() waits between polls.  Lab 7 builds on the same words. */
 
 /* Device memory every launch shares, reset before each launch. */
 typedef struct {
@@ -95,29 +64,6 @@ typedef struct {
     volatile unsigned int *flags;  /* chained scan: tile i's prefix is ready */
     volatile unsigned int *prefix; /* chained scan: tile i's inclusive prefix (bits) */
 } tile_state;
-
-/* Longest pause between two polls, in nanoseconds (0: spin without pausing,
- * which measured fastest: a sleeping poller sees a publication late, and
- * every tile after it waits that much longer). */
-#ifndef MAX_BACKOFF_NS
-#define MAX_BACKOFF_NS 0
-#endif
-
-/* Wait a little between polls: fewer memory requests from spinning blocks,
- * more bandwidth for the blocks doing work.  On the CPU emulator a poll
- * always yields, so the block being waited for gets the CPU sooner. */
-__device__ __forceinline__ void back_off(unsigned int *ns)
-{
-#if MAX_BACKOFF_NS > 0
-    __nanosleep(*ns);
-    if (*ns < MAX_BACKOFF_NS)
-        *ns *= 2;
-#elif defined(__CUEMU__)
-    __nanosleep(*ns);
-#else
-    (void)ns;
-#endif
-}
 
 /* ---- the tile scan (given: labs 2-5 taught it) --------------------------------- */
 
@@ -364,30 +310,6 @@ __global__ void __launch_bounds__(TILE_THREADS)
 /* ---- host side -------------------------------------------------------------------- */
 
 /*
- * The tile state: the ticket counter, then one descriptor per tile (stages
- * 2-3), or one flag and one prefix per tile (stage 1).  It is kept from one
- * launch to the next and grown when a launch needs more tiles, so a launch
- * pays for clearing it, not for allocating and freeing it as well (a fixed
- * cost that dominated small scans before: issue 9 measured 0.054 ms at 2^16
- * for the previous reference).  Process exit returns it to the driver.
- */
-static cudaError_t tile_state_memory(size_t bytes, char **state)
-{
-    static char *memory;
-    static size_t capacity;
-    if (bytes > capacity) {
-        if (memory)
-            CUDA_TRY(cudaFree(memory)); /* waits for the launches still using it */
-        memory = NULL; /* not left dangling if the allocation below fails */
-        capacity = 0;
-        CUDA_TRY(cudaMalloc((void **)&memory, bytes));
-        capacity = bytes;
-    }
-    *state = memory;
-    return cudaSuccess;
-}
-
-/*
  * One launch.  The tile state is zeroed (every status X, every flag clear,
  * ticket 0) on the kernel's stream just before it: state left by the
  * previous launch would be read as published prefixes.
@@ -400,7 +322,7 @@ template <typename T, typename Op, int STAGE> static int run_stage(const lab_pro
     const size_t per_tile = STAGE >= LOOKBACK ? sizeof(descriptor) : 2 * sizeof(unsigned int);
     const size_t bytes = 16 + tiles * per_tile;
     char *scratch;
-    CUDA_TRY(tile_state_memory(bytes, &scratch));
+    CUDA_TRY(kept_memory(0, bytes, &scratch)); /* kept from launch to launch */
     CUDA_TRY(cudaMemsetAsync(scratch, 0, bytes, 0));
     tile_state st;
     st.next_tile = (unsigned int *)scratch;

@@ -15,6 +15,7 @@ prints them and the phases' medians and 90th percentiles for the last
 launch.  The reference itself stays free of probes: this script inserts
 them at named anchors and stops if one is missing (the code moved on).
 """
+import os
 import sys
 
 HEADER = r'''
@@ -139,7 +140,7 @@ static void probe_launch(size_t tiles)
 '''
 
 EDITS = [  # (anchor, replacement): each anchor must occur exactly once
-    ('#include "lab.h"\n', '#include "lab.h"\n' + HEADER),
+    ('#include "cuda_check.h"\n#include "lab.h"\n', '#include "cuda_check.h"\n#include "lab.h"\n' + HEADER),
     ('''        back_off(&ns);
     }
 }''', '''        back_off(&ns);
@@ -183,8 +184,8 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
         PROBE(id, 2);
     __syncthreads();
 '''),
-    ('''        publish(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
-''', '''        publish(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
+    ('''        publish_state(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
+''', '''        publish_state(st, id, id == 0 ? STATUS_P : STATUS_A, shfl_from(mine, WARPS - 1, order), order);
         PROBE(id, 4);
 '''),
     ('''            scan_totals_by_component(ws, st, id);
@@ -198,10 +199,10 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
             PROBE(id, 4);
 '''),
     ('''                                           : lookback<U, K, D>(st, id, bin, ws.rows.tiles, order);
-        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
+        publish_state(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
 ''', '''                                           : lookback<U, K, D>(st, id, bin, ws.rows.tiles, order);
         PROBE(id, 5);
-        publish(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
+        publish_state(st, id, STATUS_P, advance(bin.c[B_TILES], before, scanned[WARPS - 1], order), order);
         PROBE(id, 6);
 '''),
     ('''        store_slice<U, D, RUN>(sm.slice[warp], out, n, id, aligned);
@@ -231,9 +232,29 @@ EDITS = [  # (anchor, replacement): each anchor must occur exactly once
 ]
 
 
+LAYERS = ("lookback.cuh", "sam_tuning.cuh", "sam_state.cuh", "sam_slices.cuh", "sam_lookback.cuh",
+          "sam_block.cuh")
+
+
+def flatten(text, common, seen):
+    """text with lab 7's layers (common/sam_*.cuh, lookback.cuh) written in
+    place of their #include lines, each once: most anchors are in them."""
+    out = []
+    for line in text.split("\n"):
+        name = line[len('#include "'):-1] if line.startswith('#include "') else ""
+        if name in LAYERS:
+            if name not in seen:
+                seen.add(name)
+                out.append(flatten(open(os.path.join(common, name)).read(), common, seen))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def main():
     src, dst = sys.argv[1], sys.argv[2]
-    text = open(src).read()
+    common = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "common")
+    text = flatten(open(src).read(), common, set())
     for anchor, repl in EDITS:
         if text.count(anchor) != 1:
             sys.exit("probe.py: anchor found %d times (the code moved on):\n%s" % (text.count(anchor), anchor))
