@@ -101,17 +101,20 @@ Test(fsview, a_child_cannot_stat_the_kits_private_parts)
 
 /* The harness's own sources and tools are absent inside (isolation.c):
  * `#include "reference.c"` in any spelling finds nothing, while every
- * header, the emulator and the script `make bin` runs are there. */
+ * header, the emulator, the script `make bin` runs and the symbol list of
+ * its GPU link are there. */
 Test(fsview, the_kits_sources_are_not_there_but_its_headers_are)
 {
     need_namespaces();
     char cmd[3000], out[4000];
     snprintf(cmd, sizeof cmd,
-             "cd %s/common || exit 3; for p in *.c *.cu tools/graded_harness.sh tools/bench.py; do "
+             "cd %s/common || exit 3; "
+             "for p in *.c *.cu tools/graded_harness.sh tools/bench.py graded/*.cu; do "
              "test -e \"$p\" && echo SEES $p; done; "
              "for h in lab.h kit.h reference.h ops.cuh emu/emu-nvcc emu/include/cuda_runtime.h "
-             "tools/no_algorithms.sh; do test -r $h || echo MISSING $h; done; "
+             "tools/no_algorithms.sh graded/copy_count.syms; do test -r $h || echo MISSING $h; done; "
              "ls | grep -v '[.]h$' | grep -v '[.]cuh$' | grep -v '^emu$' | grep -v '^tools$' "
+             "| grep -v '^graded$' "
              "| sed 's/^/SEES /'; echo done",
              top);
     run_status st = sh(cmd, out, sizeof out);
