@@ -330,6 +330,10 @@ static int isolate(grade_run *g, const grade_opts *o, sandbox *sb)
                 o->policy == POLICY_DEFAULT ? ", the default where the kit has solutions/" : "", why);
         return GRADE_FAILURE;
     }
+    /* No view hides the path to the box: the sandbox user must pass
+     * through work to reach it (traversable, not listable or writable). */
+    if (sb->uid >= 0)
+        chmod(work, 0711);
     snprintf(g->isolation, sizeof g->isolation,
              "students' code ran WITHOUT filesystem isolation (%s; sandbox policy: unsandboxed%s)",
              why, o->policy == POLICY_DEFAULT ? ", the default in a kit without solutions/" : "");
