@@ -219,9 +219,11 @@ $(BUILD)/grader: $(GRADER_OBJS) $(HOST_OBJS)
 grader: $(BUILD)/grader
 
 # The batch driver (./grade --batch): one grader process per student.  It
-# shares the grader's process layer (spawn.c) and JSON reader (jval.c).
-BATCH_SRCS := $(wildcard grader/batch/*.c) grader/spawn.c grader/jval.c grader/text.c
-$(BUILD)/batch: $(BATCH_SRCS) $(wildcard grader/batch/*.h) grader/spawn.h grader/jval.h grader/text.h | grader-deps
+# shares the grader's process layer (spawn.c), JSON reader (jval.c), text
+# cleaning (text.c) and tree removal (rmtree.c).
+BATCH_SRCS := $(wildcard grader/batch/*.c) grader/spawn.c grader/jval.c grader/text.c grader/rmtree.c
+$(BUILD)/batch: $(BATCH_SRCS) $(wildcard grader/batch/*.h) grader/spawn.h grader/jval.h grader/text.h \
+  grader/rmtree.h grader/tunables.h | grader-deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I grader -o $@.tmp$$$$ $(BATCH_SRCS) $(BATCH_LIBS) -lm && mv -f $@.tmp$$$$ $@
 batch: $(BUILD)/batch

@@ -126,16 +126,18 @@ static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *
 }
 
 /* A group's expected cost in seconds, to balance the lanes: a process
- * start per unit (0.3 s on a GPU) and the bytes each case moves through
- * the host (made, written, read back, checked: about 1 GB/s in all). */
+ * start per unit and the bytes each case moves through the host
+ * (tunables.h). */
 static double group_cost(const suite *s, int group)
 {
     double cost = 0;
     for (int c = 0; c < s->ncases; c++)
         if (s->cases[c].group == group)
-            cost += 0.3 / LIMIT_CASES_PER_UNIT + (s->cases[c].schedule[0] ? 0.3 : 0.0) +
-                    (double)s->cases[c].n * (double)dtype_size(s->cases[c].dtype) * 3.0 / 1e9;
-    return cost + 0.3;
+            cost += COST_PROCESS_START_S / LIMIT_CASES_PER_UNIT +
+                    (s->cases[c].schedule[0] ? COST_PROCESS_START_S : 0.0) +
+                    (double)s->cases[c].n * (double)dtype_size(s->cases[c].dtype) * 3.0 /
+                        COST_HOST_BYTES_PER_S;
+    return cost + COST_PROCESS_START_S;
 }
 
 /* Each group of the phase (want) into the lane with the least cost so

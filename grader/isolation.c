@@ -7,6 +7,7 @@
 #include "isolation.h"
 #include "cccl.h"
 #include "run.h"
+#include "tunables.h"
 
 #include <glob.h>
 #include <limits.h>
@@ -158,7 +159,7 @@ int isolation_gpu_nodes(char *why, size_t len)
         return 0; /* no NVIDIA driver here, or the node is there */
     char *argv[] = {"nvidia-modprobe", "-u", "-c=0", NULL};
     run_status st;
-    run_command(argv, "/dev/null", 30, &st);
+    run_command(argv, "/dev/null", LIMIT_HELPER_S, &st);
     if (access("/dev/nvidia-uvm", F_OK) == 0)
         return 0;
     snprintf(why, len, "/dev/nvidia-uvm is missing and nvidia-modprobe -u could not create it: "
@@ -204,7 +205,7 @@ int isolation_probe(const sandbox *sb, const char *top, const char *work, char *
     snprintf(log, sizeof log, "%s/sandbox-probe.log", work);
     run_status st;
     double t0 = now_s();
-    run_sandboxed(argv, log, 30, sb, &st);
+    run_sandboxed(argv, log, LIMIT_HELPER_S, sb, &st);
     *seconds = now_s() - t0;
     if (st.exited && st.code == 0)
         return 0;

@@ -216,7 +216,7 @@ static int known_right(const suite_case *c, int calls, const uint32_t *got, size
 
 static void remember_verified(const suite_case *c, int calls, const uint32_t *got, size_t len)
 {
-    if (len < ((size_t)1 << 20))
+    if (len < VERIFIED_MIN_WORDS)
         return; /* small outputs are checked faster than they are kept */
     int slot = verified_next;
     for (int i = 0; i < VERIFIED_KEEP; i++)
@@ -474,7 +474,7 @@ size_t case_max_file(const suite_case *c)
 {
     /* The run may write its result (two copies of the output) and a log:
      * a little more than that, and no more. */
-    return 3ULL * (out_words_for(c->kind, c->n, c->dtype) + GUARD_ELEMS) * 4 + (16ULL << 20);
+    return 3ULL * (out_words_for(c->kind, c->n, c->dtype) + GUARD_ELEMS) * 4 + CASE_FILE_SLACK_BYTES;
 }
 
 /* On a GPU, the lab's own copies in run() (common/copy_count.h): host

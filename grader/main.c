@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +44,15 @@
 #include "correctness.h"
 #include "speed.h"
 #include "kitmake.h"
+#include "rmtree.h"
 #include "options.h"
 
 
 static const char *top;
 static char work[512]; /* the grader's own: logs, lists (0700, never handed over) */
 static char box[600];  /* work/box: the student's, the only folder its code may write */
+/* A binary's path: box plus its name ("/student-emu"). */
+#define BIN_PATH_LEN (sizeof box + 100)
 
 
 /* Look for forbidden shortcuts in every collected file; 1 (reason in why)
@@ -104,7 +106,7 @@ static void sanitize_group_tool(grade_run *g, int i, int t, const char *tool,
 {
     test_result *r = &g->san[i][t];
     gpu_lock_shared();
-    sanitize_case(tool, 1 << t, plan, 4.0, &g->san_case[i], r);
+    sanitize_case(tool, 1 << t, plan, SANITIZE_SLOWDOWN, &g->san_case[i], r);
     gpu_unlock();
     g->san_on_small[i][t] = 0;
     if (r->verdict != V_PASS || g->san_small[i].n == 0)
@@ -112,7 +114,7 @@ static void sanitize_group_tool(grade_run *g, int i, int t, const char *tool,
     test_result small;
     memset(&small, 0, sizeof small);
     gpu_lock_shared();
-    sanitize_case(tool, 1 << t, plan, 4.0, &g->san_small[i], &small);
+    sanitize_case(tool, 1 << t, plan, SANITIZE_SLOWDOWN, &g->san_small[i], &small);
     gpu_unlock();
     if (small.verdict != V_PASS) {
         *r = small;
@@ -190,13 +192,6 @@ static void show_paths(grade_run *g)
                 show_student_paths(g->san[i][t].detail, sizeof g->san[i][t].detail, s->files[f],
                                    s->dir);
     }
-}
-
-static void remove_tree(const char *path)
-{
-    char *argv[] = {"rm", "-rf", (char *)path, NULL};
-    run_status st;
-    run_command(argv, "/dev/null", 60, &st);
 }
 
 /* Where the scratch folder goes: $TMPDIR when set; else /dev/shm when it
@@ -388,7 +383,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
            strcmp(g->backend, "gpu") == 0 ? "GPU" : "CPU emulator");
     fflush(stdout);
     snprintf(src, sizeof src, "%s/src", box);
-    snprintf(student, 700, "%s/student", box);
+    snprintf(student, BIN_PATH_LEN, "%s/student", box);
     snprintf(log, sizeof log, "%s/build.log", work);
     const char *paths[16];
     int npaths = o->nsubmissions;
@@ -413,7 +408,7 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
         if (sb->uid >= 0)
             sandbox_hand_over(box, sb->uid, sb->gid); /* the student's folder and the sources */
         if (want_emu) {
-            snprintf(student_emu, 700, "%s/student-emu", box);
+            snprintf(student_emu, BIN_PATH_LEN, "%s/student-emu", box);
             emu_build = kit_build_start(src, student_emu, emu_log, 1, LIMIT_BUILD_S, sb);
         }
         if (kit_build(src, student, log, strcmp(g->backend, "emu") == 0, LIMIT_BUILD_S, sb)) {
@@ -428,8 +423,8 @@ static int build_all(grade_run *g, const grade_opts *o, const sandbox *sb, char 
         }
     }
     const int ref_failed = g->speed_graded && s->nspeed > 0 && !g->build_failed &&
-                           pick_reference(g, s->lab, ref, 700) &&
-                           kit_reference(g, ref, 700, err, sizeof err) != 0;
+                           pick_reference(g, s->lab, ref, BIN_PATH_LEN) &&
+                           kit_reference(g, ref, BIN_PATH_LEN, err, sizeof err) != 0;
     const int emu_failed = emu_build >= 0 ? kit_build_wait(emu_build) : want_emu && student_emu[0];
     if (ref_failed) {
         fprintf(stderr, "grade: the reference solution did not build:\n%s\n", err);
@@ -459,7 +454,7 @@ int main(int argc, char **argv)
     static suite s;
     static grade_run g;
     static sandbox sb;
-    char student[700], student_emu[700], ref[700];
+    char student[BIN_PATH_LEN], student_emu[BIN_PATH_LEN], ref[BIN_PATH_LEN];
     int emu_unavailable = 0, rc;
     double start = now_s();
 

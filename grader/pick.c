@@ -75,7 +75,7 @@ pick_result pick_file(const char *root, const char *labdir, const char *name, ch
     search.name = name;
     search.root_len = strlen(root);
     why[0] = '\0';
-    nftw(root, visit, 16, FTW_PHYS | FTW_ACTIONRETVAL);
+    nftw(root, visit, TREE_WALK_FDS, FTW_PHYS | FTW_ACTIONRETVAL);
     int best = 0, at = -1, ties = 0;
     for (int i = 0; i < search.count; i++)
         if (search.tier[i] > best)

@@ -7,6 +7,7 @@
 #include "run.h"
 #include "sandbox.h"
 #include "spawn.h"
+#include "tunables.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -38,7 +39,7 @@ int run_command(char *const argv[], const char *log_path, double timeout_s, run_
 static void reap_group(pid_t pgid)
 {
     kill(-pgid, SIGKILL);
-    for (int tries = 0; tries < 500; tries++) { /* at most ~5 s */
+    for (int tries = 0; tries < (int)(LIMIT_REAP_S * 100); tries++) { /* naps of 10 ms */
         pid_t r = waitpid(-pgid, NULL, WNOHANG);
         if (r < 0 && errno == ECHILD)
             return; /* nobody of that group is left */

@@ -268,5 +268,5 @@ int sandbox_hand_over(const char *dir, int uid, int gid)
 {
     hand_uid = uid;
     hand_gid = gid;
-    return nftw(dir, chown_one, 16, FTW_PHYS);
+    return nftw(dir, chown_one, TREE_WALK_FDS, FTW_PHYS);
 }

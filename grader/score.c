@@ -15,7 +15,7 @@ const char *verdict_name(verdict_t v) { return (unsigned)v < V_COUNT ? names[v] 
 
 double speed_fraction(double ratio)
 {
-    if (!(ratio > 0) || !isfinite(ratio) || ratio > 10.0)
+    if (!(ratio > 0) || !isfinite(ratio) || ratio > SPEED_ZERO_RATIO)
         return 0.0;
     return ratio <= SPEED_FULL_RATIO ? 1.0 : SPEED_FULL_RATIO / ratio;
 }

@@ -53,10 +53,44 @@
 /* Full speed points up to this multiple of the reference's time, then
  * SPEED_FULL_RATIO / ratio (continuous there; CS149 jumps from 1 to 1/1.2). */
 #define SPEED_FULL_RATIO 1.2
+/* No speed points past this multiple of the reference's time (the curve
+ * would still give 0.12 there): ten times slower is another algorithm than
+ * the lab's, not a slower version of it, and a ratio that large is more
+ * often a broken timing than a slow kernel. */
+#define SPEED_ZERO_RATIO 10.0
 /* Outputs of large cases kept once checked (judge.c), so that a speed
  * test's later rounds compare instead of checking again: one per speed test
  * of the largest suite (three), each up to 512 MiB (2^26 int64). */
 #define VERIFIED_KEEP 4
+/* Outputs under this many words are not kept: checking them again costs
+ * less than keeping and comparing them (1 Mi words, 4 MiB). */
+#define VERIFIED_MIN_WORDS ((size_t)1 << 20)
+/* What a run may write beyond two copies of its output (its result file)
+ * and the guard bands: the harness's log and the JSON around the words,
+ * a few lines each; past this a run is filling the box, and its file
+ * size limit stops it there. */
+#define CASE_FILE_SLACK_BYTES (16ULL << 20)
+/* Lanes are balanced by each group's expected cost (correctness.c): a
+ * process start costs about this on a GPU (ten CUDA process starts took
+ * 3.0-3.3 s on an H200), and a case's bytes pass the host (made, written,
+ * read back, checked) at about this rate in all. */
+#define COST_PROCESS_START_S 0.3
+#define COST_HOST_BYTES_PER_S 1e9
+
+/* The grader's own helper commands (nvidia-modprobe, the sandbox's probe)
+ * take well under a second; one that takes this long is stuck. */
+#define LIMIT_HELPER_S 30
+
+/* After killing a run's process group, how long its members are waited
+ * for (reaped, so no zombie counts against the sandbox user's process
+ * limit): a killed process goes in milliseconds. */
+#define LIMIT_REAP_S 5.0
+
+/* A sanitizer run may take this many times a test's usual time limit:
+ * compute-sanitizer's tools instrument every access (racecheck every
+ * shared-memory one) and add their own start, so an honest run takes
+ * several times its plain time; a hang still ends. */
+#define SANITIZE_SLOWDOWN 4.0
 
 /* The scratch folder goes to /dev/shm when this much is free there: the
  * largest case writes two copies of 2^28 words (2 GiB) at once. */
@@ -179,5 +213,10 @@
 #define HOST_OUT_INIT_BYTES 8
 #define HOST_OUT_FILLS_MAX 2
 #define HOST_IN_READ_SHARE 0.0625
+
+/* Folders nftw keeps open at once while it walks a tree (remove_tree,
+ * chown, hashing, picking files): one per level up to this depth, deeper
+ * levels reopen their parents; a submission is a few levels deep. */
+#define TREE_WALK_FDS 16
 
 #endif /* GRADER_TUNABLES_H */

@@ -17,13 +17,23 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def define(lab_dir, name):
-    """An integer #define of a reference solution (the kit's own constant)."""
+    """An integer #define of a reference solution (the kit's own constant): in its
+    folder's files, then in the common/ headers they include (lab 7 keeps its tuning in
+    common/sam_tuning.cuh)."""
     folder = os.path.join(TOP, "solutions", lab_dir)
-    for f in sorted(os.listdir(folder)):
-        text = open(os.path.join(folder, f)).read()
+    todo = [os.path.join(folder, f) for f in sorted(os.listdir(folder))]
+    seen = set()
+    while todo:
+        path = todo.pop(0)
+        if path in seen or not os.path.isfile(path):
+            continue
+        seen.add(path)
+        text = open(path).read()
         m = re.search(r"^#define %s (\d+)\b" % name, text, re.M)
         if m:
             return int(m.group(1))
+        for inc in re.findall(r'^#include "([^"]+)"', text, re.M):
+            todo.append(os.path.join(TOP, "common", inc))
     raise KeyError("%s not defined in solutions/%s" % (name, lab_dir))
 
 

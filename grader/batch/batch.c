@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "rmtree.h"
 #include "cuda_exit.h"
 #include "tunables.h"
 

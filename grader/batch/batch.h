@@ -60,7 +60,6 @@ void finish(const batch *b, student *s, int index, int ws, int timed_out, double
  * interrupted (what ran is kept), else 0.  find_gpus: the GPUs to use. */
 int schedule(batch *b, int todo);
 int find_gpus(int *ids, int max);
-void remove_tree(const char *path);
 double now_s(void);
 
 /* archive.c: check then unpack an archive into dest; 0, or X_REFUSED or

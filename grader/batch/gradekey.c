@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "batch.h"
+#include "tunables.h"
 
 #define FNV_OFFSET 1469598103934665603ULL
 #define FNV_PRIME 1099511628211ULL
@@ -75,7 +76,7 @@ static unsigned long long mix_tree(unsigned long long h, const char *root)
     if (stat(root, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return mix_file(h, root, root + (strrchr(root, '/') ? strrchr(root, '/') - root + 1 : 0));
     nfiles = 0;
-    nftw(root, collect, 16, FTW_PHYS);
+    nftw(root, collect, TREE_WALK_FDS, FTW_PHYS);
     qsort(files, (size_t)nfiles, sizeof *files, by_path);
     for (int i = 0; i < nfiles; i++) {
         h = mix_file(h, files[i], files[i] + strlen(root));

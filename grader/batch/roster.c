@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "rmtree.h"
 
 /* Does s end in suf (and hold more than it)? */
 static int has_suffix(const char *s, const char *suf)

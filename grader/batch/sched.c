@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,20 +53,6 @@ double now_s(void)
 static void on_signal(int sig)
 {
     interrupted = sig;
-}
-
-/* nftw's callback for remove_tree: remove one entry, children first. */
-static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    remove(path);
-    return 0;
-}
-
-/* rm -rf, without a process: a student's scratch folder, the batch's. */
-void remove_tree(const char *path)
-{
-    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /*
