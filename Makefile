@@ -289,6 +289,7 @@ endif
 	@sh tests/attacks.sh
 	@sh tests/sandbox.sh
 	@sh tests/noroot.sh
+	@sh tests/similarity.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/lab7-lookback.sh
 	@sh tests/emu-pace.sh
