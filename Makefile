@@ -200,8 +200,12 @@ prebuild: $(HARNESS_OBJS) $(HOST_OBJS) $(GRADED_HARNESS) $(COPY_COUNT_OBJ) $(if 
 GRADER_LIBS := -lcjson
 BATCH_LIBS  := -lcjson -larchive
 GRADER_DEPS := libcjson-dev libarchive-dev
+# Installed with apt-get as root; without root, the same packages unpacked
+# into build/deps/ (common/tools/grader_deps.sh), whose -I, -L and rpath
+# flags build/deps/flags holds, read when a recipe runs (after this).
 grader-deps:
-	@sh common/tools/deps.sh $(GRADER_DEPS)
+	@CC="$(CC)" sh common/tools/grader_deps.sh $(BUILD) $(GRADER_DEPS)
+DEPS_FLAGS = $$(cat $(BUILD)/deps/flags 2>/dev/null)
 
 GRADER_SRCS := $(wildcard grader/*.c)
 GRADER_OBJS := $(patsubst grader/%.c,$(BUILD)/host/grader-obj/%.o,$(GRADER_SRCS))
@@ -209,12 +213,12 @@ GRADER_LIB  := $(filter-out $(BUILD)/host/grader-obj/main.o,$(GRADER_OBJS))
 
 $(BUILD)/host/grader-obj/%.o: grader/%.c $(HEADERS) $(wildcard grader/*.h) | grader-deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I grader -c -o $@ $<
+	$(CC) $(CFLAGS) -I grader $(DEPS_FLAGS) -c -o $@ $<
 
 # Linked under a temporary name, then renamed: several ./grade started at
 # once (a batch) never run a half-written grader.
 $(BUILD)/grader: $(GRADER_OBJS) $(HOST_OBJS)
-	$(CC) -o $@.tmp$$$$ $^ $(GRADER_LIBS) -lm -lpthread && mv -f $@.tmp$$$$ $@
+	$(CC) -o $@.tmp$$$$ $^ $(DEPS_FLAGS) $(GRADER_LIBS) -lm -lpthread && mv -f $@.tmp$$$$ $@
 
 grader: $(BUILD)/grader
 
@@ -225,7 +229,7 @@ BATCH_SRCS := $(wildcard grader/batch/*.c) grader/spawn.c grader/jval.c grader/t
 $(BUILD)/batch: $(BATCH_SRCS) $(wildcard grader/batch/*.h) grader/spawn.h grader/jval.h grader/text.h \
   grader/rmtree.h grader/tunables.h | grader-deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I grader -o $@.tmp$$$$ $(BATCH_SRCS) $(BATCH_LIBS) -lm && mv -f $@.tmp$$$$ $@
+	$(CC) $(CFLAGS) -I grader -o $@.tmp$$$$ $(BATCH_SRCS) $(DEPS_FLAGS) $(BATCH_LIBS) -lm && mv -f $@.tmp$$$$ $@
 batch: $(BUILD)/batch
 
 # ---- the kit's own tests ---------------------------------------------------------
@@ -238,7 +242,7 @@ $(BUILD)/tests/fake_lab: tests/fake_lab.c $(HOST_OBJS) $(HEADERS)
 
 $(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS) | $(BUILD)/tests/fake_lab
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion $(GRADER_LIBS) -lm -lpthread
+	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion $(DEPS_FLAGS) $(GRADER_LIBS) -lm -lpthread
 
 test: deps-check
 	@test -d tests || { echo "make test: the kit's own tests are not in this copy of the kit" \
@@ -286,6 +290,8 @@ endif
 	@sh tests/bad-submissions.sh
 	@sh tests/attacks.sh
 	@sh tests/sandbox.sh
+	@sh tests/noroot.sh
+	@sh tests/similarity.sh
 	@sh tests/missing-barrier.sh
 	@sh tests/lab7-lookback.sh
 	@sh tests/emu-pace.sh

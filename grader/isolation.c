@@ -125,10 +125,13 @@ static int add_kit_headers(fsview *v, const char *top)
     return 0;
 }
 
+/* build/deps/root: the grader's own libraries where a user without root
+ * unpacked them (common/tools/grader_deps.sh); the grader re-executed in
+ * the witness's cell loads them through its rpath. */
 int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, size_t len)
 {
     static const char *const kit[] = {"Makefile", "build/host", "build/gpu/common",
-                                      "build/emu/common", "build/emu/libcuemu.a"};
+                                      "build/emu/common", "build/emu/libcuemu.a", "build/deps/root"};
     char path[PATH_MAX];
     fsview_init(v);
     if (add_system(v, why, len))
