@@ -69,9 +69,25 @@ int kit_build_wait(pid_t pid)
     return status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Build what every lab binary links (harness objects, the emulator's
- * runtime) as the grader's own user, before students' builds run in the
- * sandbox, which may not write into the kit. */
+/* Take the kit's build lock NAME (build/.NAME.lock): gradings that run at
+ * once (a batch, parallel ./grade) build the kit's shared parts in turn,
+ * so none links a half-written object.  The descriptor (closing it lets go),
+ * or -1 when no lock could be had (the build then goes on unguarded). */
+static int build_lock(const char *name)
+{
+    char lock[1200];
+    snprintf(lock, sizeof lock, "%s/build", top);
+    mkdir(lock, 0755);
+    snprintf(lock, sizeof lock, "%s/build/.%s.lock", top, name);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    return fd;
+}
+
+/* Build what every lab binary links (harness objects, the graded harness,
+ * the emulator's runtime) as the grader's own user, before students'
+ * builds run in the sandbox, which may not write into the kit. */
 int kit_prebuild(int emu, char *why, size_t len)
 {
     char log[600];
@@ -79,7 +95,10 @@ int kit_prebuild(int emu, char *why, size_t len)
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
                     emu ? "EMU=1" : NULL, NULL};
     run_status st;
+    int fd = build_lock("prebuild");
     run_command(argv, log, LIMIT_PREBUILD_S, &st);
+    if (fd >= 0)
+        close(fd);
     if (st.exited && st.code == 0)
         return 0;
     read_tail(log, why, len);
@@ -123,16 +142,11 @@ const char *kit_backend(int emu, char *why, size_t len)
  * 0 with its path in ref, or -1 with make's complaint in why. */
 int kit_reference(const grade_run *g, char *ref, size_t len, char *why, size_t wlen)
 {
-    char target[300], lock[1200], log[700];
+    char target[300], log[700];
     snprintf(target, sizeof target, "build/%s/ref/%s", g->backend, g->s->lab);
     snprintf(ref, len, "%s/%s", top, target);
-    snprintf(lock, sizeof lock, "%s/build", top);
-    mkdir(lock, 0755);
-    snprintf(lock, sizeof lock, "%s/build/.reference.lock", top);
     snprintf(log, sizeof log, "%s/build-ref.log", work);
-    int fd = open(lock, O_RDWR | O_CREAT, 0644);
-    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
-        ;
+    int fd = build_lock("reference");
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, target,
                     strcmp(g->backend, "emu") == 0 ? "EMU=1" : "EMU=0", NULL};
     run_status st;

@@ -17,11 +17,14 @@ set -eu
 out=$1 keep_from=$2
 shift 2
 LD=${LD:-ld} NM=${NM:-nm} OBJCOPY=${OBJCOPY:-objcopy}
-trap 'rm -f "$out.all" "$out.keep" "$out.tmp" "$out.local.tmp"' EXIT
-"$LD" -r -o "$out.all" "$@"
-{ echo main; "$NM" -g --defined-only "$keep_from" | awk 'NF == 3 { print $3 }'; } | sort -u >"$out.keep"
-"$NM" -g --defined-only "$out.all" | awk 'NF == 3 && $2 ~ /^[TDBRGS]$/ { print $3 }' | sort -u |
-    comm -23 - "$out.keep" >"$out.local.tmp"
-"$OBJCOPY" --localize-symbols="$out.local.tmp" "$out.all" "$out.tmp"
-mv -f "$out.local.tmp" "$out.local"
-mv -f "$out.tmp" "$out"
+# Temporary files of this run's own (two builds at once never share one),
+# renamed into place at the end.
+t=$out.$$
+trap 'rm -f "$t.all" "$t.keep" "$t.tmp" "$t.local"' EXIT
+"$LD" -r -o "$t.all" "$@"
+{ echo main; "$NM" -g --defined-only "$keep_from" | awk 'NF == 3 { print $3 }'; } | sort -u >"$t.keep"
+"$NM" -g --defined-only "$t.all" | awk 'NF == 3 && $2 ~ /^[TDBRGS]$/ { print $3 }' | sort -u |
+    comm -23 - "$t.keep" >"$t.local"
+"$OBJCOPY" --localize-symbols="$t.local" "$t.all" "$t.tmp"
+mv -f "$t.local" "$out.local"
+mv -f "$t.tmp" "$out"
