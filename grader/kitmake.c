@@ -72,6 +72,22 @@ int kit_build_wait(pid_t pid)
 /* Build what every lab binary links (harness objects, the emulator's
  * runtime) as the grader's own user, before students' builds run in the
  * sandbox, which may not write into the kit. */
+/* The kit's build lock file build/NAME, held (an open fd, -1 when it
+ * cannot be had): gradings that run at once (a batch, the tasks of a Slurm
+ * array on the shared filesystem) make the kit's parts one at a time, so
+ * no one reads or links a half-written one. */
+static int lock_kit(const char *name)
+{
+    char lock[1200];
+    snprintf(lock, sizeof lock, "%s/build", top);
+    mkdir(lock, 0755);
+    snprintf(lock, sizeof lock, "%s/build/%s", top, name);
+    int fd = open(lock, O_RDWR | O_CREAT, 0644);
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    return fd;
+}
+
 int kit_prebuild(int emu, char *why, size_t len)
 {
     char log[600];
@@ -79,7 +95,10 @@ int kit_prebuild(int emu, char *why, size_t len)
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
                     emu ? "EMU=1" : NULL, NULL};
     run_status st;
+    int fd = lock_kit(".prebuild.lock");
     run_command(argv, log, LIMIT_PREBUILD_S, &st);
+    if (fd >= 0)
+        close(fd); /* and with it the lock */
     if (st.exited && st.code == 0)
         return 0;
     read_tail(log, why, len);
@@ -123,16 +142,11 @@ const char *kit_backend(int emu, char *why, size_t len)
  * 0 with its path in ref, or -1 with make's complaint in why. */
 int kit_reference(const grade_run *g, char *ref, size_t len, char *why, size_t wlen)
 {
-    char target[300], lock[1200], log[700];
+    char target[300], log[700];
     snprintf(target, sizeof target, "build/%s/ref/%s", g->backend, g->s->lab);
     snprintf(ref, len, "%s/%s", top, target);
-    snprintf(lock, sizeof lock, "%s/build", top);
-    mkdir(lock, 0755);
-    snprintf(lock, sizeof lock, "%s/build/.reference.lock", top);
     snprintf(log, sizeof log, "%s/build-ref.log", work);
-    int fd = open(lock, O_RDWR | O_CREAT, 0644);
-    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR)
-        ;
+    int fd = lock_kit(".reference.lock");
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, target,
                     strcmp(g->backend, "emu") == 0 ? "EMU=1" : "EMU=0", NULL};
     run_status st;
