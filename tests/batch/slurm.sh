@@ -6,7 +6,9 @@
 # by hand, without systemd: munged with a generated key, slurmctld and
 # slurmd with a generated slurm.conf (this machine's CPUs and memory, no
 # gres), all in a temporary folder, all stopped and removed at the end,
-# even on failure.  Then, on the CPU emulator:
+# even on failure.  First, wherever it runs, --slurm-dry-run: two sbatch
+# commands, the students' names in the roster file only.  Then, on the CPU
+# emulator:
 #   1. the class of run.sh (tests/batch/class.sh), a hanging submission and
 #      a hostile name, graded by a local batch (2 workers);
 #   2. the same class through ./grade --batch --slurm (3 students per task):
@@ -24,12 +26,30 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here="$top/tests/batch"
 cd "$top" || exit 1
 skip() { echo "slurm: SKIPPED: $*"; exit 0; }
+make -s --no-print-directory grader batch || { echo "slurm: FAIL: make grader batch"; exit 1; }
+
+# ---- 0. the dry run, wherever the test runs: the scripts hold no name ------------
+dry=$(mktemp -d) || exit 1
+mkdir -p "$dry/subs/\$(touch pwned)" "$dry/subs/bob"
+./grade --batch "$dry/subs" lab1 --json-dir "$dry/out" --emu --slurm-dry-run --per-task 1 \
+    -- --qos=class >"$dry/out.txt" 2>"$dry/err.txt"
+rc=$?
+if [ $rc -ne 0 ] || [ "$(grep -c '^sbatch --parsable' "$dry/out.txt")" != 2 ] ||
+   ! grep -q -- '--array=0-1 --qos=class .*/task.sh ' "$dry/out.txt" ||
+   ! grep -q -- '--dependency=afterany:JOBID --qos=class .*/merge.sh ' "$dry/out.txt" ||
+   grep -q 'touch' "$dry/out.txt" "$dry"/out/slurm.*/*.sh ||
+   ! grep -qa 'touch pwned' "$dry"/out/slurm.*/roster || [ -e "$dry/out/grades.csv" ]; then
+    echo "FAIL --slurm-dry-run (exit $rc):"; cat "$dry/out.txt" "$dry/err.txt"
+    rm -rf "$dry"; exit 1
+fi
+rm -rf "$dry"
+echo "ok   --slurm-dry-run: two sbatch commands, the names in the roster only, nothing submitted"
+
 for c in munged slurmctld slurmd sbatch squeue sinfo scancel; do
     command -v $c >/dev/null 2>&1 || skip "no $c (apt-get install -y slurm-wlm munge)"
 done
 [ "$(id -u)" = 0 ] || skip "not root (the test runs munged, slurmctld and slurmd itself)"
 make -s --no-print-directory backend-check >/dev/null 2>&1 || skip "no GPU and no CPU emulator here"
-make -s --no-print-directory grader batch || { echo "slurm: FAIL: make grader batch"; exit 1; }
 
 tmp=$(mktemp -d) || exit 1
 chmod 711 "$tmp" # the sandbox's users traverse it to their scratch
@@ -137,16 +157,18 @@ submit() {
         sleep 1
     done
 }
-# The two gradebooks: the same students, totals and statuses.
+# The two gradebooks side by side: the same students, totals and statuses.
 same_book() {
     python3 - "$tmp/local/grades.csv" "$tmp/slurm/grades.csv" <<'PY'
 import csv, sys
 def book(p):
     return {r["student"]: (r["total"], r["status"]) for r in csv.DictReader(open(p, newline=""))}
 a, b = book(sys.argv[1]), book(sys.argv[2])
+print("  %-48s %-22s %s" % ("student", "local", "Slurm"))
 for s in sorted(set(a) | set(b)):
-    if a.get(s) != b.get(s):
-        print("  %r: local %s, slurm %s" % (s, a.get(s), b.get(s)))
+    cell = lambda r: "%s %s" % r if r else "(absent)"
+    print("  %-48s %-22s %s%s" % (s, cell(a.get(s)), cell(b.get(s)),
+                                  "" if a.get(s) == b.get(s) else "   <- differs"))
 sys.exit(a != b or len(a) != 11)
 PY
 }
