@@ -69,9 +69,6 @@ int kit_build_wait(pid_t pid)
     return status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* Build what every lab binary links (harness objects, the emulator's
- * runtime) as the grader's own user, before students' builds run in the
- * sandbox, which may not write into the kit. */
 /* The kit's build lock file build/NAME, held (an open fd, -1 when it
  * cannot be had): gradings that run at once (a batch, the tasks of a Slurm
  * array on the shared filesystem) make the kit's parts one at a time, so
@@ -88,6 +85,9 @@ static int lock_kit(const char *name)
     return fd;
 }
 
+/* Build what every lab binary links (harness objects, the emulator's
+ * runtime) as the grader's own user, before students' builds run in the
+ * sandbox, which may not write into the kit. */
 int kit_prebuild(int emu, char *why, size_t len)
 {
     char log[600];
