@@ -305,6 +305,7 @@ endif
 	@sh tests/bench.sh
 	@sh tests/profile.sh
 	@sh tests/batch/run.sh
+	@sh tests/batch/slurm.sh
 
 # ---- benchmarks and plots (self-learners) ----------------------------------------
 # make bench LAB=labN: your kernels and the reference over a range of sizes,

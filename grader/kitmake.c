@@ -70,7 +70,8 @@ int kit_build_wait(pid_t pid)
 }
 
 /* Take the kit's build lock NAME (build/.NAME.lock): gradings that run at
- * once (a batch, parallel ./grade) build the kit's shared parts in turn,
+ * once (a batch, parallel ./grade, the tasks of a Slurm array on a shared
+ * filesystem) build the kit's shared parts in turn,
  * so none links a half-written object.  The descriptor (closing it lets go),
  * or -1 when no lock could be had (the build then goes on unguarded). */
 static int build_lock(const char *name)

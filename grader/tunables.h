@@ -180,6 +180,20 @@
  * few minutes emulated; half an hour is a hang, not a slow student). */
 #define BATCH_LIMIT_STUDENT_S 1800.0
 
+/* A class on Slurm (grader/batch/slurm.c).  Students per array task by
+ * default: one student's grading is seconds to minutes, and a task costs
+ * the scheduler a slot and a start-up; four keeps the array short without
+ * one task holding a GPU for long.  A task's time limit is its students'
+ * limits plus this margin (the batch's own start and the suite's check);
+ * the merge job hashes every submission and writes the gradebook: minutes
+ * for a large class.  Array tasks as root run their students as uids
+ * 65100 + (task mod this) (+ worker): tasks on one node then rarely share
+ * a process limit, and the range stays inside Debian's unassigned 65000-65533. */
+#define SLURM_PER_TASK 4
+#define SLURM_TASK_MARGIN_MIN 10
+#define SLURM_MERGE_TIME_MIN 30
+#define SLURM_UID_SPREAD 256
+
 /* A submission's archive (grader/batch/archive.c): a lab is a handful of
  * files, so more members than this, or more bytes unpacked than this, is
  * an archive bomb or the wrong upload, refused before it fills the disk.

@@ -61,8 +61,16 @@ static void usage(FILE *f)
             "  --sanitize       compute-sanitizer on each group (./grade --help)\n"
             "  --limit SEC      wall-clock limit per student (default %.0f)\n"
             "  -h, --help       this text\n"
-            "Re-running the same command resumes an interrupted batch.\n",
-            BATCH_LIMIT_STUDENT_S);
+            "Re-running the same command resumes an interrupted batch.\n"
+            "On a Slurm cluster (the kit on its shared filesystem):\n"
+            "  --slurm          submit a job array of the students left to grade and a\n"
+            "                   merge job that writes the gradebook when the array ends\n"
+            "  --slurm-dry-run  write and print the scripts and sbatch commands only\n"
+            "  --partition P, --account A   sbatch's\n"
+            "  --gres G         per task (default gpu:1; none with --emu); 'none': no gres\n"
+            "  --per-task K     students graded one after another by each task (default %d)\n"
+            "  -- OPTIONS       further sbatch options, for both jobs (--qos=..., --time=...)\n",
+            BATCH_LIMIT_STUDENT_S, SLURM_PER_TASK);
 }
 
 /* A number option in [lo, hi]; 0, or -1 with the message printed. */
@@ -78,6 +86,31 @@ static int number_arg(const char *name, const char *text, double lo, double hi, 
     return -1;
 }
 
+/* The Slurm options (slurm.h's); 1 when c was one, 0 when not, -1 on a
+ * mistake (said).  --slurm-task, --slurm-merge and --key-gpu are the
+ * scripts' own, on the command lines the submission writes. */
+enum { O_SLURM = 300, O_DRY, O_PARTITION, O_GRES, O_PER_TASK, O_ACCOUNT, O_TASK, O_MERGE,
+       O_KEY_GPU };
+static int slurm_option(int c, batch *b)
+{
+    double x;
+    switch (c) {
+    case O_SLURM: b->sl.mode = SL_SUBMIT; return 1;
+    case O_DRY: b->sl.mode = SL_SUBMIT; b->sl.dry_run = 1; return 1;
+    case O_PARTITION: b->sl.partition = optarg; return 1;
+    case O_GRES: b->sl.gres = optarg; return 1;
+    case O_ACCOUNT: b->sl.account = optarg; return 1;
+    case O_PER_TASK:
+        if (number_arg("--per-task", optarg, 1, 10000, &x)) return -1;
+        b->sl.per_task = (int)x;
+        return x == b->sl.per_task ? 1 : (batch_say(stderr, "batch: bad --per-task '%s'\n", optarg), -1);
+    case O_TASK: b->sl.mode = SL_TASK; b->sl.state = optarg; return 1;
+    case O_MERGE: b->sl.mode = SL_MERGE; b->sl.state = optarg; return 1;
+    case O_KEY_GPU: b->sl.key_gpu = optarg[0] == '1'; return 1;
+    default: return 0;
+    }
+}
+
 /* The command line into b (and the folder into *dir): -1 to stop with
  * *rc (help: 0; a mistake: usage), 0 to go on. */
 static int parse_args(int argc, char **argv, batch *b, const char **dir, const char **csv,
@@ -91,12 +124,28 @@ static int parse_args(int argc, char **argv, batch *b, const char **dir, const c
         {"jobs", required_argument, NULL, O_JOBS}, {"limit", required_argument, NULL, O_LIMIT},
         {"redo", no_argument, NULL, O_REDO},     {"emu", no_argument, NULL, O_EMU},
         {"no-speed", no_argument, NULL, O_NO_SPEED}, {"sanitize", no_argument, NULL, O_SANITIZE},
-        {NULL, 0, NULL, 0}};
+        {"slurm", no_argument, NULL, O_SLURM},   {"slurm-dry-run", no_argument, NULL, O_DRY},
+        {"partition", required_argument, NULL, O_PARTITION}, {"gres", required_argument, NULL, O_GRES},
+        {"per-task", required_argument, NULL, O_PER_TASK},
+        {"account", required_argument, NULL, O_ACCOUNT},
+        {"slurm-task", required_argument, NULL, O_TASK},
+        {"slurm-merge", required_argument, NULL, O_MERGE},
+        {"key-gpu", required_argument, NULL, O_KEY_GPU}, {NULL, 0, NULL, 0}};
     double x;
-    int c;
+    int c, sl;
     *rc = BATCH_USAGE;
     opterr = 0; /* the messages below, in the batch's words */
+    for (int i = 1; i < argc; i++) /* "-- sbatch options": Slurm's, not ours */
+        if (strcmp(argv[i], "--") == 0) {
+            b->sl.extra = argv + i + 1;
+            b->sl.nextra = argc - i - 1;
+            argc = i;
+        }
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if ((sl = slurm_option(c, b)) != 0) {
+            if (sl < 0) return -1;
+            continue;
+        }
         switch (c) {
         case 'h': usage(stdout); *rc = BATCH_OK; return -1;
         case O_BATCH: break; /* ./grade --batch ... passes its own argument on */
@@ -128,6 +177,8 @@ static int parse_args(int argc, char **argv, batch *b, const char **dir, const c
     }
     *dir = argv[optind];
     b->lab = argv[optind + 1];
+    if (b->sl.nextra && b->sl.mode != SL_SUBMIT)
+        return batch_say(stderr, "batch: options after '--' are sbatch's: only with --slurm\n"), -1;
     if (strncmp(b->lab, "lab", 3) != 0 || strlen(b->lab) > 8 || strchr(b->lab, '/'))
         return batch_say(stderr, "batch: '%s' is not a lab name (lab1, lab2, ...)\n", b->lab), -1;
     return 0;
@@ -207,18 +258,20 @@ static void pick_workers(batch *b)
 static int resume_all(batch *b, const char *dirabs)
 {
     char options[64];
-    /* gpu: a batch graded without a GPU (speed pending) is graded again on one */
-    snprintf(options, sizeof options, "emu%d,nospeed%d,sanitize%d,gpu%d", b->emu, b->no_speed,
-             b->sanitize, b->ngpu > 0);
+    key_options(b, options, sizeof options);
     int todo = 0;
     for (int i = 0; i < b->nst; i++)
         todo += !resume_one(b, &b->st[i], options);
     if (b->jobs > todo && todo > 0)
         b->jobs = todo;
-    batch_say(stderr, "batch: %s, %d submission(s) in %s; %d to grade, %d already graded%s; "
-                    "%d at a time%s\n", b->lab, b->nst, dirabs, todo, b->nst - todo,
-            b->redo ? "" : " (--redo grades them again)", b->jobs,
-            b->ngpu ? " (one per GPU)" : " (CPU emulator or no GPU)");
+    char how[80] = "";
+    if (b->sl.mode == SL_NONE)
+        snprintf(how, sizeof how, "; %d at a time%s", b->jobs,
+                 b->ngpu ? " (one per GPU)" : " (CPU emulator or no GPU)");
+    if (!b->quiet_resume)
+        batch_say(stderr, "batch: %s, %d submission(s) in %s; %d to grade, %d already graded%s%s\n",
+                  b->lab, b->nst, dirabs, todo, b->nst - todo,
+                  b->redo ? "" : " (--redo grades them again)", how);
     return todo;
 }
 
@@ -265,7 +318,7 @@ static int wrap_up(batch *b, const char *csv, double t0, int interrupted)
 
 int main(int argc, char **argv)
 {
-    static batch b = {.limit = BATCH_LIMIT_STUDENT_S};
+    static batch b = {.limit = BATCH_LIMIT_STUDENT_S, .sl = {.key_gpu = -1}};
     const char *dir = NULL, *csv = NULL, *jdir = NULL;
     char dirabs[PATH_MAX];
     int rc;
@@ -278,8 +331,24 @@ int main(int argc, char **argv)
     if ((rc = make_folders(&b, jdir, &csv)))
         return rc;
     pick_workers(&b);
-    int todo = resume_all(&b, dirabs);
+    if (b.sl.mode == SL_SUBMIT && slurm_settle(&b) != 0)
+        return BATCH_USAGE;
+    b.quiet_resume = b.sl.mode == SL_MERGE;
+    int todo = b.sl.mode == SL_TASK ? slurm_take_share(&b) : resume_all(&b, dirabs);
+    if (todo < 0)
+        return remove_tree(b.scratch), BATCH_FAILURE;
+    if (b.sl.mode == SL_SUBMIT && todo > 0)
+        return remove_tree(b.scratch), slurm_submit(&b, dirabs, csv, todo);
     double t0 = now_s();
-    int interrupted = schedule(&b, todo);
+    int interrupted = 0;
+    if (b.sl.mode == SL_MERGE)
+        slurm_merge_load(&b);
+    else
+        interrupted = schedule(&b, todo);
+    if (b.sl.mode == SL_TASK) { /* the merge job writes the gradebook */
+        slurm_record(&b);
+        remove_tree(b.scratch);
+        return interrupted ? BATCH_INTERRUPTED : BATCH_OK;
+    }
     return wrap_up(&b, csv, t0, interrupted);
 }

@@ -4,7 +4,7 @@
  * command line and the set-up), roster.c (the students and their results),
  * sched.c (the workers), archive.c (unpacking), csv.c (the gradebook),
  * gradekey.c (the resume key), results.c, names.c, precheck.c, say.c (every
- * message, cleaned).
+ * message, cleaned), slurm.c and slurm_share.c (a class on a Slurm cluster).
  */
 #ifndef BATCH_H
 #define BATCH_H
@@ -35,6 +35,18 @@ typedef struct {
     jv *json;
 } student;
 
+/* A class on Slurm: what this process is (the instructor's submission, an
+ * array task, the merge job) and the submission's options. */
+enum { SL_NONE, SL_SUBMIT, SL_TASK, SL_MERGE };
+typedef struct {
+    int mode, dry_run, per_task;
+    const char *partition, *gres, *account; /* NULL: the cluster's default */
+    const char *state;      /* task and merge: the folder the submission wrote */
+    char **extra;           /* sbatch options after "--" */
+    int nextra;
+    int key_gpu;            /* task and merge: the resume key's gpu part; -1: this host's */
+} slurm_opts;
+
 /* The batch: its settings (from the command line) and its students. */
 typedef struct {
     const char *top, *lab;  /* the kit's folder; labN */
@@ -44,6 +56,9 @@ typedef struct {
     int jobs;               /* students graded at once */
     double limit;           /* seconds per student */
     int gpu_ids[64], ngpu;  /* CUDA_VISIBLE_DEVICES indices; 0 GPUs: none */
+    int uid_offset;         /* added to each worker's sandbox uid (Slurm tasks) */
+    int quiet_resume;       /* resume_one says nothing (the merge job) */
+    slurm_opts sl;
     student *st;
     int nst;
 } batch;
@@ -54,6 +69,8 @@ typedef struct {
 int list_students(batch *b, const char *dir);
 void student_file(const batch *b, const student *s, const char *ext, char *out, size_t len);
 int resume_one(const batch *b, student *s, const char *options);
+/* The grading options of the resume key ("emu0,nospeed1,sanitize0,gpu1"). */
+void key_options(const batch *b, char *out, size_t len);
 void finish(const batch *b, student *s, int index, int ws, int timed_out, double seconds);
 
 /* sched.c: grade every student not done yet, jobs at a time; 1 when
@@ -100,5 +117,20 @@ int key_save(const char *keyfile, const char *key);
 /* say.c: print a batch message (printf's format and arguments) with its
  * text cleaned (text.h); every batch message goes through it. */
 void batch_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* slurm.c: submit the students left to grade as a job array and a merge
+ * job (or print them: --slurm-dry-run); the batch's exit code.  csv and
+ * dir are absolute. */
+int slurm_submit(batch *b, const char *dir, const char *csv, int todo);
+/* The submission's defaults (students per task, the gres, the resume key's
+ * gpu part) before the resume; 0, or -1 on a mistake (said). */
+int slurm_settle(batch *b);
+/* slurm_share.c: an array task takes its share of the roster (the others
+ * marked done; how many it grades, -1 on error) and records what each
+ * graded student's run left for the merge; the merge job loads those
+ * records for students without a result. */
+int slurm_take_share(batch *b);
+void slurm_record(const batch *b);
+void slurm_merge_load(batch *b);
 
 #endif /* BATCH_H */

@@ -98,6 +98,16 @@ void student_file(const batch *b, const student *s, const char *ext, char *out, 
     snprintf(out, len, "%s/%s%s", b->json_dir, s->name, ext);
 }
 
+/* gpu: a batch graded without a GPU (speed pending) is graded again on one.
+ * On Slurm the submission decides it (a GPU was asked for), so that the
+ * login node, the tasks and the merge job agree on every key. */
+void key_options(const batch *b, char *out, size_t len)
+{
+    int gpu = b->sl.key_gpu >= 0 ? b->sl.key_gpu : b->ngpu > 0;
+    snprintf(out, len, "emu%d,nospeed%d,sanitize%d,gpu%d", b->emu, b->no_speed, b->sanitize,
+             gpu);
+}
+
 /* Is s's earlier result still its grade: valid, and graded under the
  * current resume key (suite, submission, kit, options)?  1, with it
  * loaded, when it is. */
@@ -109,7 +119,7 @@ int resume_one(const batch *b, student *s, const char *options)
     student_file(b, s, ".key", keyfile, sizeof keyfile);
     jv *j = b->redo ? NULL : jv_parse_file(json);
     if (!valid_results(j) || !key_is_current(keyfile, s->key, changed, sizeof changed)) {
-        if (valid_results(j))
+        if (valid_results(j) && !b->quiet_resume)
             batch_say(stderr, "batch: %s: graded again: %s changed\n", s->name, changed);
         jv_free(j);
         return 0;

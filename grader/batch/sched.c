@@ -130,7 +130,7 @@ static int child_env(const child_args *c, const char *tmp)
          * counts per user, so a fork bomb in one student's code must not
          * starve the student graded beside it. */
         char uid[16];
-        snprintf(uid, sizeof uid, "%d", SANDBOX_UID_BASE + c->worker);
+        snprintf(uid, sizeof uid, "%d", SANDBOX_UID_BASE + c->b->uid_offset + c->worker);
         setenv("GRADE_SANDBOX_UID", uid, 1);
     }
     return 0;

@@ -49,27 +49,9 @@ ok() { [ $nfail -eq $mark ] && echo "ok   $*"; mark=$nfail; }
 # ---- the class ------------------------------------------------------------
 sol=solutions/lab1-reduce-naive
 subs="$tmp/subs"
-mkdir -p "$subs" "$tmp/t" "$tmp/pack"
-for s in alice carol "smith, jo"; do cp -r "$sol" "$subs/$s"; done
-cp -r "$sol" "$tmp/pack/dave" && (cd "$tmp/pack" && python3 -m zipfile -c "$subs/dave.zip" dave)
-cp -r "$sol" "$tmp/pack/erin" && tar -czf "$subs/erin.tar.gz" -C "$tmp/pack" erin
-cp -r labs/lab1-reduce-naive "$subs/skeleton"
-mkdir -p "$subs/broken" "$subs/empty"
-sed 's/const Op op;/const Op op; this is not C++;/' "$sol/reduce.cu" >"$subs/broken/reduce.cu"
-echo "I forgot to upload my code" >"$subs/empty/README.txt"
-python3 - "$subs" "$sol/reduce.cu" <<'PY'
-import io, sys, tarfile, zipfile
-subs, sol = sys.argv[1], sys.argv[2]
-data = open(sol, "rb").read()
-with tarfile.open(subs + "/mallory.tar.gz", "w:gz") as t:
-    for name, body in (("mallory/reduce.cu", data), ("../evil", b"pwned\n")):
-        info = tarfile.TarInfo(name)
-        info.size = len(body)
-        t.addfile(info, io.BytesIO(body))
-with zipfile.ZipFile(subs + "/trudy.zip", "w") as z:
-    z.writestr("trudy/reduce.cu", data)
-    z.writestr("../evil", "pwned\n")
-PY
+mkdir -p "$subs" "$tmp/t"
+. "$here/class.sh"
+batch_class "$subs" "$tmp/pack" "$sol"
 echo "notes for the TA" >"$subs/README"   # not a submission: ignored with a message
 cat >"$tmp/expect" <<'EOF2'
 alice|80|graded
