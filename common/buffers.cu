@@ -286,23 +286,42 @@ int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void
     return same;
 }
 
-/* The changes of timed call `call` (perturb.h) written into the device
- * input, one small copy each: no kernel of the harness's own (a witness
- * run's kernels must all be the lab's), and the lab's work of the call
- * before is finished first (a lab on a stream of its own included). */
-void buffers_perturb(void *in_dev, const cli_opts *o, int keep, int call)
+/* What the previous call's changes replaced, to be put back first. */
+static struct {
+    const void *in;
+    int count;
+    char *at[PERTURB_ELEMS];
+    unsigned char old[PERTURB_ELEMS][8];
+} undo;
+
+/* The changes of timed call `call` of `calls` (perturb.h) written into the
+ * device input: the previous call's undone (in reverse, so that two
+ * changes of one element come back right), then this call's set, one
+ * small copy each.  No kernel of the harness's own (a witness run's
+ * kernels must all be the lab's), and the lab's work of the call before is
+ * finished first (a lab on a stream of its own included). */
+void buffers_perturb(void *in_dev, const cli_opts *o, int keep, int call, int calls)
 {
     size_t es = dtype_size(o->dtype);
     perturb_input p = {o->n, o->dtype, o->dist, o->seed, keep};
     if (o->n == 0)
         return;
     CUDA_CHECK(cudaDeviceSynchronize());
+    if (call == 1 || undo.in != in_dev)
+        undo.count = 0;
+    for (int k = undo.count - 1; k >= 0; k--)
+        CUDA_CHECK(cudaMemcpy(undo.at[k], undo.old[k], es, cudaMemcpyHostToDevice));
+    undo.in = in_dev;
+    undo.count = 0;
+    int set = perturb_set(call, calls);
     for (int j = 0; j < PERTURB_ELEMS; j++) {
         unsigned char value[8], current[8] = {0};
-        char *at = (char *)in_dev + perturb_where(&p, call, j) * es;
-        if (keep >= 0) /* a compaction's element: its predicate is kept */
-            CUDA_CHECK(cudaMemcpy(current, at, es, cudaMemcpyDeviceToHost));
-        if (perturb_value(&p, call, j, current, value))
+        char *at = (char *)in_dev + perturb_where(&p, set, j) * es;
+        CUDA_CHECK(cudaMemcpy(current, at, es, cudaMemcpyDeviceToHost));
+        if (perturb_value(&p, set, j, current, value)) {
+            undo.at[undo.count] = at;
+            memcpy(undo.old[undo.count++], current, es);
             CUDA_CHECK(cudaMemcpy(at, value, es, cudaMemcpyHostToDevice));
+        }
     }
 }

@@ -50,9 +50,10 @@ int device_same(const void *a, const void *b, size_t words);
 int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void *after,
                     size_t words);
 
-/* Before timed call `call` of a perturbed run: that call's changes
- * (perturb.h) written into the device input in_dev (a decode's encoded
- * words: the input its kernel reads); keep: a compaction's predicate, or -1. */
-void buffers_perturb(void *in_dev, const cli_opts *o, int keep, int call);
+/* Before timed call `call` of `calls` (1-based): the previous call's
+ * changes of the device input undone, this call's written (perturb.h; a
+ * decode's encoded words, the input its kernel reads; keep is a
+ * compaction's pred_t, else -1). */
+void buffers_perturb(void *in_dev, const cli_opts *o, int keep, int call, int calls);
 
 #endif /* BUFFERS_H */

@@ -38,6 +38,7 @@ typedef struct {
     lab_problem problem;
     const cli_opts *opts; /* for the changes between timed calls */
     copy_counts copies;   /* the lab's host copies, on a GPU (copy_count.h) */
+    int timed_calls;      /* warm-up and timed calls of the run (perturb.h) */
 } job;
 
 static const char *phase = "starting"; /* what the watchdog reports */
@@ -416,7 +417,7 @@ static void perturb_next(void *arg, int call)
 {
     job *j = (job *)arg;
     int keep = j->variant->kind == KIND_COMPACT ? (int)j->opts->pred : -1;
-    buffers_perturb((void *)j->problem.in, j->opts, keep, call);
+    buffers_perturb((void *)j->problem.in, j->opts, keep, call, j->timed_calls);
 }
 
 /* The launches of one case: the checked one, the timed ones with the copy
@@ -461,6 +462,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
      * shows up. */
     if (reps > 0) {
         watch("timing the kernel");
+        j->timed_calls = o->warmup + reps;
         r->kernel = time_runs_prep(run_once, perturbed ? perturb_next : NULL, j, o->warmup, reps);
         watch_output(j, data_words * 4, r, 0);
         trace_step("timed launches");

@@ -18,16 +18,21 @@ int perturb_calls(int graded, int warmup, int reps)
     return graded && reps > 1 ? warmup + reps : 0;
 }
 
-/* The stream of call `call`'s changes. */
-static uint64_t call_stream(const perturb_input *p, int call)
+int perturb_set(int call, int calls)
 {
-    return prng_u64(p->seed ^ PERTURB_SALT, (uint64_t)call);
+    return call == calls ? 0 : call;
 }
 
-size_t perturb_where(const perturb_input *p, int call, int j)
+/* The stream of set `set`'s changes. */
+static uint64_t set_stream(const perturb_input *p, int set)
+{
+    return prng_u64(p->seed ^ PERTURB_SALT, (uint64_t)set);
+}
+
+size_t perturb_where(const perturb_input *p, int set, int j)
 {
     /* a multiply-high of 64 random bits by n: uniform to 2^-64 */
-    uint64_t r = prng_u64(call_stream(p, call), 2 * (uint64_t)j);
+    uint64_t r = prng_u64(set_stream(p, set), 2 * (uint64_t)j);
     return (size_t)(((unsigned __int128)r * p->n) >> 64);
 }
 
@@ -41,9 +46,9 @@ static int64_t as_int(dtype_t dtype, const void *bytes)
     return memcpy(&v32, bytes, 4), v32;
 }
 
-int perturb_value(const perturb_input *p, int call, int j, const void *current, void *value)
+int perturb_value(const perturb_input *p, int set, int j, const void *current, void *value)
 {
-    uint64_t stream = call_stream(p, call);
+    uint64_t stream = set_stream(p, set);
     /* draws from the distribution until one keeps the predicate: 1 in 4
      * values at worst (multiples of 4), so 64 draws nearly always do */
     for (uint64_t draw = 0; draw < PERTURB_DRAWS; draw++) {
@@ -58,11 +63,12 @@ int perturb_value(const perturb_input *p, int call, int j, const void *current, 
 void perturb_host(void *in, const perturb_input *p, int calls)
 {
     size_t es = dtype_size(p->dtype);
-    for (int call = 1; call <= calls && p->n > 0; call++)
-        for (int j = 0; j < PERTURB_ELEMS; j++) {
-            unsigned char value[8];
-            char *at = (char *)in + perturb_where(p, call, j) * es;
-            if (perturb_value(p, call, j, at, value))
-                memcpy(at, value, es);
-        }
+    if (calls <= 0 || p->n == 0)
+        return;
+    for (int j = 0; j < PERTURB_ELEMS; j++) { /* the last call's set, 0 */
+        unsigned char value[8];
+        char *at = (char *)in + perturb_where(p, 0, j) * es;
+        if (perturb_value(p, 0, j, at, value))
+            memcpy(at, value, es);
+    }
 }

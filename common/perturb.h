@@ -8,8 +8,12 @@
  * of 20 speed points for a kernel 14 times slower than the reference).
  * Now, before each call after the first, PERTURB_ELEMS elements of the
  * input are replaced, at positions and with values derived from (seed,
- * call) by the counter-based generator, and the LAST call's output is the
- * one judged.  To serve that call from a cache, run() would have to know
+ * set) by the counter-based generator, the previous call's changes undone
+ * first: call c of a run sees the input with set c, and its last call with
+ * set 0 (perturb_set), whose output is the one judged.  Consecutive calls
+ * always differ, and the judged input is the same however many calls a run
+ * made, so a speed run and the witness's run of one case are judged against
+ * one expected output, checked on the host once.  To serve that call from a cache, run() would have to know
  * that the input is unchanged, that is compare the whole input each call:
  * for a reduction or a scan that reads every element once, as costly as the
  * work itself.  The values come from the case's own distribution, so float
@@ -52,17 +56,21 @@ typedef struct {
     int keep;
 } perturb_input;
 
-/* Where change j (0 .. PERTURB_ELEMS - 1) of call `call` (1, 2, ...) goes:
- * an element index below n (n > 0). */
-size_t perturb_where(const perturb_input *p, int call, int j);
+/* The set of changes call `call` (1 .. calls) of a timed run sees: its own
+ * number, but the last call's is set 0, whatever the number of calls. */
+int perturb_set(int call, int calls);
+
+/* Where change j (0 .. PERTURB_ELEMS - 1) of set `set` goes: an element
+ * index below n (n > 0). */
+size_t perturb_where(const perturb_input *p, int set, int j);
 
 /* Its value, into value (4 bytes, or 8 for int64), given the element it
  * replaces (`current`, for a compaction's predicate).  0 when it changes
  * nothing (no value of the distribution keeps the predicate). */
-int perturb_value(const perturb_input *p, int call, int j, const void *current, void *value);
+int perturb_value(const perturb_input *p, int set, int j, const void *current, void *value);
 
-/* The input as the last of `calls` perturbed calls saw it: every change of
- * calls 1 .. calls applied in order to in (on the host). */
+/* The input as the last of `calls` perturbed calls saw it (when calls > 0:
+ * set 0's changes applied in order to in, on the host). */
 void perturb_host(void *in, const perturb_input *p, int calls);
 
 #ifdef __cplusplus
