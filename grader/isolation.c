@@ -140,9 +140,11 @@ int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, 
      * reaches them (cccl.h). */
     if (cccl_mask(v, work, why, len) < 0)
         return -1;
-    /* A kit installed inside a system folder (/usr/local/src/kit) or one the
-     * instructor added would be seen whole: hide it, then show its parts. */
-    if (fsview_covers(v, top, FSV_RO) && fsview_add(v, top, FSV_MASK) < 0)
+    /* The kit's folder is an empty, read-only mask with its parts shown
+     * inside: a kit installed inside a system folder (/usr/local/src/kit)
+     * or one the instructor added would otherwise be seen whole, and one
+     * under /tmp would have its folders in the view's writable /tmp. */
+    if (fsview_add(v, top, FSV_MASK) < 0)
         return snprintf(why, len, "view: too many paths"), -1;
     for (size_t i = 0; i < sizeof kit / sizeof kit[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", top, kit[i]);
