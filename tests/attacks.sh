@@ -13,7 +13,9 @@
 #                 partial, notfull, full, nospeed, any: see `judge_score`),
 #                 args= (extra ./grade options; default --no-speed; ${dir}
 #                 is the attack's folder, e.g. a fixture --suites ${dir}suites),
-#                 needs= (any of: isolation root gpu emu)
+#                 needs= (any of: isolation root gpu emu), append= (another
+#                 attack's append.cu to use, as tests/attacks/NAME/append.cu,
+#                 when two attacks append the same code)
 #   edit.sed      optional: a sed script applied to the lab's solution
 #   append.cu     optional: appended to the (edited) solution file
 #   files/        optional: more files copied into the submission folder
@@ -87,7 +89,7 @@ make_submission() {
     mkdir -p "$sub"
     file="$sub/$(basename "$sol")"
     if [ -f "$dir/edit.sed" ]; then sed -f "$dir/edit.sed" "$sol"; else cat "$sol"; fi >"$file"
-    [ -f "$dir/append.cu" ] && cat "$dir/append.cu" >>"$file"
+    [ -f "$append" ] && cat "$append" >>"$file"
     [ -d "$dir/files" ] && cp -R "$dir/files/." "$sub/"
     find "$sub" -type f -exec sed -i "s|KITTOP|$top|g; s|SCRATCH|$scratch|g" {} +
     chmod -R a+rX "$sub"
@@ -95,8 +97,10 @@ make_submission() {
 
 # One attack, graded; prints its line and returns non-zero on failure.
 run_attack() {
-    lab= what= class= verdict= score=any args=--no-speed needs=
+    lab= what= class= verdict= score=any args=--no-speed needs= append=
     . "$dir/attack.conf"
+    append=${append:+tests/attacks/$append}
+    append=${append:-$dir/append.cu}
     why=$(cannot_run)
     if [ -n "$why" ]; then
         echo "SKIPPED $name: $why"; skipped=$((skipped + 1)); return 0
