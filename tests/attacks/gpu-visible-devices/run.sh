@@ -13,7 +13,7 @@ CUDA_VISIBLE_DEVICES=1 ./grade lab1 --submission "$sub" --no-speed --keep >"$rep
     { tail -8 "$report"; exit 1; }
 work=$(sed -n 's/^scratch folder kept: //p' "$report")
 [ -d "$work" ] || { echo "no kept scratch folder in the report"; tail -5 "$report"; exit 1; }
-seen=$(grep -rhao 'attack: devices seen: -\{0,1\}[0-9]*' "$work" | sort | uniq -c)
+seen=$(grep -rhao 'attack: devices seen: -\{0,1\}[0-9][0-9]*' "$work" | sort | uniq -c) # (digits: the binaries hold the format string)
 rm -rf "$work"
 echo "$seen"
 [ -n "$seen" ] || { echo "the attack's count is in no log"; exit 1; }
