@@ -131,6 +131,15 @@ solutions:
 	@echo "make solutions: no solutions/ in this copy of the kit (a student's copy)" >&2; exit 2
 endif
 
+# What a graded binary links beside the lab's objects (see bin, and the
+# rules below); defined before bin, whose prerequisites they are.
+GRADED_HARNESS := $(OUT)/common/graded-harness.o
+GRADED_PARTS := $(filter-out %/cub_baseline.o,$(HARNESS_OBJS)) $(OUT)/common/cub_baseline-none.o \
+                $(HOST_OBJS)
+OBJCOPY ?= objcopy
+COPY_COUNT_SYMS := common/graded/copy_count.syms
+COPY_COUNT_OBJ := $(if $(filter gpu,$(BACKEND)),$(OUT)/common/graded/copy_count.o)
+
 # Build any folder of lab sources (used by the grader): make bin SRC_DIR=... BIN=...
 # LAB_DEFINES: tuning macros on top of the backend's flags (the tests build
 # lab 7 with small tiles; see tests/lib.sh).
@@ -155,9 +164,6 @@ bin: $(GRADED_HARNESS) $(COPY_COUNT_OBJ) | backend-check
 # cub_baseline.cu built without CUB, as one object of local symbols but
 # main and kit.o's (common/tools/graded_harness.sh; $(GRADED_HARNESS).local
 # lists the names made local, for the grader's message).
-GRADED_HARNESS := $(OUT)/common/graded-harness.o
-GRADED_PARTS := $(filter-out %/cub_baseline.o,$(HARNESS_OBJS)) $(OUT)/common/cub_baseline-none.o \
-                $(HOST_OBJS)
 # In the grader's build view the harness's sources are absent (only
 # common's headers are shown: grader/isolation.c), so there the prebuilt
 # graded harness (make prebuild) is linked as it is, with no rule to remake it.
@@ -175,9 +181,6 @@ endif
 # counting versions of common/graded/copy_count.cu (copy_count.syms lists
 # them), which the graded link adds.  The emulator watches every store
 # itself, so there the object is absent.
-OBJCOPY ?= objcopy
-COPY_COUNT_SYMS := common/graded/copy_count.syms
-COPY_COUNT_OBJ := $(if $(filter gpu,$(BACKEND)),$(OUT)/common/graded/copy_count.o)
 $(OUT)/common/graded/copy_count.o: common/graded/copy_count.cu common/copy_count.h | backend-check
 	@mkdir -p $(@D)
 	$(CUDACC) $(CUFLAGS) -c -o $@ $<
