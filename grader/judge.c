@@ -184,12 +184,13 @@ int sanitizer_summary(const char *text, char *out, size_t len)
  * round at 2^26 elements, and a copy identical bit for bit to a checked one
  * needs no second check (the full check costs a second there, a comparison
  * a few milliseconds).  Up to VERIFIED_KEEP cases, the oldest replaced.
- * A timed run's input changed between its calls (perturb.h): an output is
- * kept with the number of changed calls, part of what the case is.
+ * A timed run's last call saw the input with set 0's changes (perturb.h),
+ * whatever the run's number of calls: an output is kept with whether its
+ * run was perturbed, part of what the case is.
  */
 static struct {
     suite_case c;
-    int calls;
+    int perturbed;
     uint32_t *words;
     size_t len;
 } verified[VERIFIED_KEEP];
@@ -205,22 +206,23 @@ static int same_case(const suite_case *a, const suite_case *b)
 
 /* Copy `got` (len words) is already known right: the same words as a
  * verified output of this case. */
-static int known_right(const suite_case *c, int calls, const uint32_t *got, size_t len)
+static int known_right(const suite_case *c, int perturbed, const uint32_t *got, size_t len)
 {
     for (int i = 0; i < VERIFIED_KEEP; i++)
         if (verified[i].words && verified[i].len == len && same_case(&verified[i].c, c) &&
-            verified[i].calls == calls)
+            verified[i].perturbed == perturbed)
             return memcmp(verified[i].words, got, len * 4) == 0;
     return 0;
 }
 
-static void remember_verified(const suite_case *c, int calls, const uint32_t *got, size_t len)
+static void remember_verified(const suite_case *c, int perturbed, const uint32_t *got,
+                              size_t len)
 {
     if (len < VERIFIED_MIN_WORDS)
         return; /* small outputs are checked faster than they are kept */
     int slot = verified_next;
     for (int i = 0; i < VERIFIED_KEEP; i++)
-        if (verified[i].words && same_case(&verified[i].c, c) && verified[i].calls == calls)
+        if (verified[i].words && same_case(&verified[i].c, c) && verified[i].perturbed == perturbed)
             slot = i; /* (a case kept once, never twice) */
     if (slot == verified_next)
         verified_next = (verified_next + 1) % VERIFIED_KEEP;
@@ -229,7 +231,7 @@ static void remember_verified(const suite_case *c, int calls, const uint32_t *go
     if (verified[slot].words)
         memcpy(verified[slot].words, got, len * 4);
     verified[slot].c = *c;
-    verified[slot].calls = calls;
+    verified[slot].perturbed = perturbed;
     verified[slot].len = len;
 }
 
@@ -257,32 +259,32 @@ static void add_diagnosis(const suite_case *c, const void *in, const uint32_t *g
         snprintf(t->detail + used, sizeof t->detail - used, "\n%s", d.text);
 }
 
-/* The input the last call of the run saw, into in: the case's, with the
- * changes of `calls` timed calls (perturb.h).  A decode's changes were
+/* The input the last call of the run saw, into in: the case's, with set
+ * 0's changes when the run was perturbed (perturb.h).  A decode's changes were
  * made to its encoded words, and the checker wants the data they decode
  * to: encoded, changed, decoded again (wrapping integers: exact). */
-static void case_input(const suite_case *c, int calls, void *in)
+static void case_input(const suite_case *c, int perturbed, void *in)
 {
     regen_input(in, c->n, c->dtype, c->dist, c->seed);
-    if (calls == 0)
+    if (!perturbed)
         return;
     if (c->kind == KIND_DECODE)
         ref_encode(in, c->n, c->dtype, c->order, c->tuple);
     perturb_input p = {c->n, c->dtype, c->dist, c->seed,
                        c->kind == KIND_COMPACT ? (int)c->pred : -1};
-    perturb_host(in, &p, calls);
+    perturb_host(in, &p, perturbed);
     if (c->kind == KIND_DECODE)
         ref_decode(in, c->n, c->dtype, c->order, c->tuple);
 }
 
 /* Check one copy of the output; the input is generated on first need. */
-static void check_copy(const suite_case *c, int calls, const uint32_t *got, void **in,
+static void check_copy(const suite_case *c, int perturbed, const uint32_t *got, void **in,
                        check_result *r)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype);
     memset(r, 0, sizeof *r);
     r->ok = 1;
-    if (known_right(c, calls, got, out_len))
+    if (known_right(c, perturbed, got, out_len))
         return;
     if (!*in) {
         *in = malloc((c->n ? c->n : 1) * dtype_size(c->dtype));
@@ -291,13 +293,13 @@ static void check_copy(const suite_case *c, int calls, const uint32_t *got, void
             snprintf(r->detail, sizeof r->detail, "the grader is out of memory");
             return;
         }
-        case_input(c, calls, *in);
+        case_input(c, perturbed, *in);
     }
     check_spec spec;
     case_spec(c, &spec);
     check_output(&spec, *in, got, r);
     if (r->ok)
-        remember_verified(c, calls, got, out_len);
+        remember_verified(c, perturbed, got, out_len);
 }
 
 /* Map the raw output file read-only: its words and how many copies it
@@ -329,8 +331,10 @@ static uint32_t *map_raw(const char *bin_path, size_t words, int *copies, long *
 }
 
 /* Judge the raw output file against the reference: the output of the
- * run's last call, whose input had `calls` calls' changes (perturb.h). */
-static void judge_output(const suite_case *c, int calls, const char *bin_path, test_result *t)
+ * run's last call, whose input had set 0's changes when the run was
+ * perturbed (perturb.h). */
+static void judge_output(const suite_case *c, int perturbed, const char *bin_path,
+                         test_result *t)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype), words = out_len + GUARD_ELEMS;
     int copies;
@@ -349,7 +353,7 @@ static void judge_output(const suite_case *c, int calls, const char *bin_path, t
     void *in = NULL;
     check_result r;
     long guard = -1;
-    check_copy(c, calls, got, &in, &r);
+    check_copy(c, perturbed, got, &in, &r);
     for (int k = 0; k < copies && guard < 0; k++)
         guard = first_changed_word(got + k * words + out_len, GUARD_ELEMS, GUARD_WORD);
 
@@ -366,7 +370,7 @@ static void judge_output(const suite_case *c, int calls, const char *bin_path, t
         add_diagnosis(c, in, got, &r, t);
     } else if (copies == 2) {
         check_result again;
-        check_copy(c, calls, got + words, &in, &again);
+        check_copy(c, perturbed, got + words, &in, &again);
         if (!again.ok) {
             t->verdict = V_RACE;
             snprintf(t->detail, sizeof t->detail,
