@@ -25,6 +25,7 @@ typedef struct {
     double t_student, t_ref; /* median ms, best of the rounds */
     double gbps, copy_gbps;  /* the student's, and the copy yardstick's */
     double ref_copy_gbps;    /* the copy as the reference's process measured it (best) */
+    char ref_device[96];     /* the GPU as the reference's process named it (witness_cache.h) */
     double points;
     char detail[512];
 } speed_result;

@@ -135,6 +135,10 @@
  * profiler's kernel durations leave out launch gaps that the events
  * include, so an honest report is at or above it. */
 #define WITNESS_MIN_AGREE 0.5
+/* The longest key witness_cache.h keeps: the reference's path, the GPU's
+ * name, ncu's path and the case's options fit in a few hundred bytes; a
+ * longer one (a kit in a very deep folder) is not kept, only measured. */
+#define WITNESS_CACHE_KEY_MAX 2048
 
 /* Size of the private /tmp and /dev/shm a sandboxed build or run gets
  * (fsview.h).  nvcc, g++ and the lab binaries write into the scratch
