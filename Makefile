@@ -271,13 +271,17 @@ test-unit: $(TEST_BINS)
 # Every .cu of the tree must compile with the real nvcc (for each CHECK_ARCHS),
 # even here without a GPU: a kernel that does not compile fails CI.
 CHECKED_CU := $(wildcard common/*.cu labs/*/*.cu solutions/*/*.cu)
+# One nvcc per file for every arch (the host side is compiled once), files
+# side by side on every core.
+CHECK_GENCODE := $(foreach a,$(CHECK_ARCHS),-gencode arch=compute_$(subst sm_,,$(a)),code=$(a))
+CHECK_JOBS := $(shell nproc 2>/dev/null || echo 2)
 test-compile:
 ifeq ($(NVCC),)
 	@echo "test-compile: SKIPPED: nvcc not found, so the .cu files were not compile-checked"
 else
-	@set -e; for a in $(CHECK_ARCHS); do for f in $(CHECKED_CU); do \
-	  echo "nvcc -arch=$$a -c $$f"; \
-	  $(NVCC) -std=c++17 -arch=$$a -I common -Xcompiler -Wall -diag-suppress 177 -c -o /dev/null $$f; done; done
+	@echo "nvcc $(CHECK_GENCODE) -c: $(words $(CHECKED_CU)) files, $(CHECK_JOBS) at a time"
+	@printf '%s\n' $(CHECKED_CU) | xargs -P $(CHECK_JOBS) -I{} sh -c \
+	  '$(NVCC) -std=c++17 $(CHECK_GENCODE) -I common -Xcompiler -Wall -diag-suppress 177 -c -o /dev/null {} || { echo "test-compile: FAILED: {}"; exit 1; }'
 endif
 
 # Lab binaries through the grader, on this machine's backend.  Without a GPU
