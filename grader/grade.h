@@ -64,6 +64,10 @@ typedef struct {
                              of max_total, to be earned in a speed run on a GPU */
     double build_seconds; /* set-up and builds (nvcc's time, mostly) */
     double seconds;       /* running and judging the tests */
+    /* Where the running went (report.c's extra_data.timing, the batch's
+     * closing line): correctness, sanitizers, the speed rounds (the GPU
+     * held alone) and the witness runs under ncu. */
+    double t_correctness, t_sanitize, t_speed, t_witness;
 } grade_run;
 
 /* Add up group and speed points into g->total / g->max_total, less the

@@ -236,6 +236,10 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
     if (ok && mode == WITNESS_OFF)
         return;
     int found = ok && witness_find_ncu(ncu, sizeof ncu) == 0;
+    /* A witness is a timing: its kernels must not run beside another
+     * worker's timed runs, nor theirs beside it (a batch on one GPU). */
+    if (found && WITNESS_GPU_ALONE)
+        gpu_lock_exclusive();
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
         if (r->verdict != V_PASS)
@@ -251,6 +255,8 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
                      "process's time, bounded by a device copy's");
         }
     }
+    if (found && WITNESS_GPU_ALONE)
+        gpu_unlock();
 }
 
 /* No later round can raise a score: every test timed has failed or is
@@ -302,9 +308,13 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
                      .timeout_s = timeout, .sandbox = sb};
     run_plan theirs = {.binary = ref, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                        .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
+    double t0 = now_s();
     for (int round = 0; round < SPEED_ROUNDS && count > 0 && !settled(g, which, count); round++)
         speed_round(g, which, cases, count, &mine, &theirs);
+    double t1 = now_s();
     witness_all(g, which, cases, count, &mine, &theirs);
+    g->t_speed = t1 - t0;
+    g->t_witness = now_s() - t1;
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
         check_plausible(r, cases[i]);

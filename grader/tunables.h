@@ -139,6 +139,11 @@
  * name, ncu's path and the case's options fit in a few hundred bytes; a
  * longer one (a kit in a very deep folder) is not kept, only measured. */
 #define WITNESS_CACHE_KEY_MAX 2048
+/* 1: the witness runs hold the GPU alone (gpulock.h), like the speed
+ * rounds.  ncu's kernel durations include any time another process's
+ * kernels take the GPU from them, and its kernels would slow another
+ * worker's timed runs; a shared GPU costs fairness in both directions. */
+#define WITNESS_GPU_ALONE 1
 
 /* Size of the private /tmp and /dev/shm a sandboxed build or run gets
  * (fsview.h).  nvcc, g++ and the lab binaries write into the scratch
