@@ -247,13 +247,15 @@ $(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS) | $(BUILD)/tes
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion $(DEPS_FLAGS) $(GRADER_LIBS) -lm -lpthread
 
+# Builds of the tests and the compile check use every core.
+CHECK_JOBS := $(shell nproc 2>/dev/null || echo 2)
 test: deps-check
 	@test -d tests || { echo "make test: the kit's own tests are not in this copy of the kit" \
 	  "(a student's copy: they need the solutions); grade a lab with ./grade labN" >&2; exit 2; }
-	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) test-unit
 	@python3 common/tools/house.py common grader labs solutions
 	@$(MAKE) --no-print-directory test-compile
-	@$(MAKE) --no-print-directory test-emu
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) test-emu
 	@$(MAKE) --no-print-directory test-labs
 	@echo "make test: passed; a SKIPPED line above names a check that could not run here"
 
@@ -274,7 +276,6 @@ CHECKED_CU := $(wildcard common/*.cu labs/*/*.cu solutions/*/*.cu)
 # One nvcc per file for every arch (the host side is compiled once), files
 # side by side on every core.
 CHECK_GENCODE := $(foreach a,$(CHECK_ARCHS),-gencode arch=compute_$(subst sm_,,$(a)),code=$(a))
-CHECK_JOBS := $(shell nproc 2>/dev/null || echo 2)
 test-compile:
 ifeq ($(NVCC),)
 	@echo "test-compile: SKIPPED: nvcc not found, so the .cu files were not compile-checked"
