@@ -44,39 +44,51 @@ runs() {
     return 0
 }
 
-fail=0
-# look-back warps at orders above 1, and warps a tile (-: LAB7_DEEP_DEFINES)
-for shape in "2 -" "1 -" "2 4"; do
-    set -- $shape
-    d="$tmp/w$1-t$2" tiles="" what="small tiles"
-    [ "$2" = - ] || { tiles="-DTILE_THREADS=$((32 * $2))"; what="tiles of $2 warps"; }
+# One shape: look-back warps at orders above 1, and warps a tile (-: the
+# deep build's, LAB7_DEEP_DEFINES); its verdict in $d/verdict.
+check_shape() {
+    d=$1 warps=$2 tile=$3 tiles="" what="small tiles"
+    [ "$tile" = - ] || { tiles="-DTILE_THREADS=$((32 * tile))"; what="tiles of $tile warps"; }
     mkdir -p "$d" && cp $sol/*.cu "$d/"
-    build "$d" "-DLOOKBACK_WARPS_ORDERS=$1" "$tiles" || { fail=1; continue; }
-    if bad=$(runs "$d"); then
-        echo "ok   lab7-lookback: $1 look-back warp(s) at orders above 1, $what: every run passes"
+    if ! build "$d" "-DLOOKBACK_WARPS_ORDERS=$warps" "$tiles" >"$d/verdict"; then
+        return
+    elif bad=$(runs "$d"); then
+        echo "ok   lab7-lookback: $warps look-back warp(s) at orders above 1, $what: every run passes"
     else
-        echo "FAIL lab7-lookback: $1 look-back warp(s), $what: $bad"; sed -n '1,5p' "$d/run.log"; fail=1
-    fi
-done
+        echo "FAIL lab7-lookback: $warps look-back warp(s), $what: $bad"; sed -n '1,5p' "$d/run.log"
+    fi >"$d/verdict"
+}
 
-# The mutant: older windows moved by a tile's span instead of a window's
-# (further_back, in the look-back layer).  The layers are copied beside
-# scan.cu: a quoted #include looks in the including file's folder first, so
-# the copies, the mutated one among them, are the ones compiled.
-d="$tmp/mutant"
-mkdir -p "$d"
-cp $sol/*.cu common/lookback.cuh common/sam_*.cuh "$d/"
-layer=common/sam_lookback.cuh
-sed 's/bin\.c\[B_WINDOW\]\[e\]/bin.c[B_TILES][e]/' $layer >"$d/$(basename $layer)"
-if cmp -s $layer "$d/$(basename $layer)"; then
-    echo "FAIL lab7-lookback: the mutation changed nothing (the reference moved on?)"; fail=1
-elif build "$d" "-DLOOKBACK_WARPS_ORDERS=1"; then
-    if runs "$d" >/dev/null; then
-        echo "FAIL lab7-lookback: older windows moved wrongly went unnoticed: no run reached them"; fail=1
+# The mutant: older windows' carries moved by the wrong power; some run
+# must fail, or the runs never reach past the first window.
+check_mutant() {
+    d=$1
+    mkdir -p "$d"
+    cp $sol/*.cu common/lookback.cuh common/sam_*.cuh "$d/"
+    layer=common/sam_lookback.cuh
+    sed 's/bin\.c\[B_WINDOW\]\[e\]/bin.c[B_TILES][e]/' $layer >"$d/$(basename $layer)"
+    if cmp -s $layer "$d/$(basename $layer)"; then
+        echo "FAIL lab7-lookback: the mutation changed nothing (the reference moved on?)"
+    elif ! build "$d" "-DLOOKBACK_WARPS_ORDERS=1"; then
+        :
+    elif runs "$d" >/dev/null; then
+        echo "FAIL lab7-lookback: older windows moved wrongly went unnoticed: no run reached them"
     else
         echo "ok   lab7-lookback: older windows moved wrongly fail, so the runs reach them"
-    fi
-else
-    fail=1
-fi
+    fi >"$d/verdict"
+}
+
+# The four checks at once (each is one busy emulated run after another),
+# after one prebuild of what they all link; the verdicts in order.
+make -s --no-print-directory prebuild EMU=1 >/dev/null 2>&1
+check_shape "$tmp/w2" 2 - &
+check_shape "$tmp/w1" 1 - &
+check_shape "$tmp/w2-t4" 2 4 &
+check_mutant "$tmp/mutant" &
+wait
+fail=0
+for d in w2 w1 w2-t4 mutant; do
+    cat "$tmp/$d/verdict" 2>/dev/null || echo "FAIL lab7-lookback: $d gave no verdict"
+    grep -q "^ok" "$tmp/$d/verdict" 2>/dev/null || fail=1
+done
 exit $fail
