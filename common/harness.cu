@@ -29,6 +29,7 @@
 #include "timing.h"
 #include "emu_pace.h"
 #ifdef __CUEMU__
+#include "cuemu_trace.h"
 #include "cuemu_watch.h"
 #endif
 
@@ -143,6 +144,11 @@ static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t l
                         v->name, v->max_n, o->n), -1;
     if (o->exclusive && v->kind == KIND_REDUCE)
         return snprintf(err, len, "--exclusive applies to scans, and %s is a reduction", v->name), -1;
+#ifndef __CUEMU__
+    if (o->trace)
+        return snprintf(err, len, "--trace records a run on the CPU emulator: build there "
+                                  "(make draw LAB=... does)"), -1;
+#endif
     return validate_lab7(o, v, err, len);
 }
 
@@ -420,6 +426,34 @@ static void perturb_next(void *arg, int call)
     buffers_perturb((void *)j->problem.in, j->opts, keep, call, j->timed_calls);
 }
 
+/* --trace FILE (make draw): the emulator records the lab's first run
+ * (start 1 before it, 0 after), with the case it is and which allocations
+ * hold its input and output, for common/tools/draw.py. */
+static void trace_run(const cli_opts *o, const job *j, int start)
+{
+#ifdef __CUEMU__
+    if (!o->trace)
+        return;
+    if (!start) {
+        cuemuTraceStop();
+        return;
+    }
+    if (cuemuTraceStart(o->trace) != 0)
+        exit(EXIT_USAGE);
+    char note[512];
+    snprintf(note, sizeof note,
+             "\"lab\":\"%s\",\"variant\":\"%s\",\"kind\":\"%s\",\"n\":%zu,\"dtype\":\"%s\","
+             "\"op\":\"%s\",\"exclusive\":%d,\"section\":%zu,\"seed\":%llu",
+             LAB.name, j->variant->name, kind_name(j->variant->kind), o->n, dtype_name(o->dtype),
+             op_name(o->op), o->exclusive, j->variant->section, (unsigned long long)o->seed);
+    cuemuTraceNote(note);
+    cuemuTraceName(j->problem.in, "in");
+    cuemuTraceName(j->problem.out, "out");
+#else
+    (void)o, (void)j, (void)start;
+#endif
+}
+
 /* The launches of one case: the checked one, the timed ones with the copy
  * and CUB beside them, and --verify's; copies[] gets the outputs kept, and
  * their count is returned (0 for the grader's timing of the reference). */
@@ -431,8 +465,10 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     watch("running the kernel");
     double began = wall_s();
     watch_output(j, data_words * 4, r, 1);
+    trace_run(o, j, 1);
     run_once(j);
     CUDA_CHECK(cudaDeviceSynchronize());
+    trace_run(o, j, 0);
     watch_output(j, data_words * 4, r, 0);
     trace_step("first launch");
     int reps = timed_runs(o, wall_s() - began);

@@ -100,6 +100,8 @@ void resolve_stall(Worker *w)
     w->nbarrier = 0;
     if (g_counting)
         count_barrier();
+    if (g_tracing)
+        trace_barrier();
     g_progress.fetch_add(1, std::memory_order_relaxed);
 }
 

@@ -1,0 +1,31 @@
+/*
+ * cuemu_trace.h - the emulator's recorder (src/trace.cpp): every load,
+ * store, atomic and barrier of the device threads, written as JSON lines
+ * (format: common/emu/README.md, "Recorder").  CUEMU_TRACE=path turns it
+ * on for a whole run; a program that wants only some launches (the kit's
+ * harness, for --trace) starts and stops it around them.  Emulator only:
+ * a GPU build has no such call.
+ */
+#ifndef CUEMU_TRACE_H
+#define CUEMU_TRACE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Record every launch from now on into path (0; -1 with a message when
+ * the file cannot be written). */
+int cuemuTraceStart(const char *path);
+/* Call the device allocation holding p `name` in the trace ("in", "out"),
+ * with p's byte offset in it. */
+void cuemuTraceName(const void *p, const char *name);
+/* Add a record {"t":"note", FIELDS}: fields is JSON without braces. */
+void cuemuTraceNote(const char *fields);
+/* Stop recording and close the file. */
+void cuemuTraceStop(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUEMU_TRACE_H */
