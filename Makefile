@@ -300,6 +300,7 @@ endif
 	@sh tests/noroot.sh
 	@sh tests/similarity.sh
 	@sh tests/missing-barrier.sh
+	@sh tests/draw.sh
 	@sh tests/lab7-lookback.sh
 	@sh tests/emu-pace.sh
 	@sh tests/host-memory.sh
@@ -395,7 +396,7 @@ draw:
 	@case " $(LABS) " in *" $(LAB) "*) ;; *) echo "usage: make draw LAB=labN (one of: $(LABS))" \
 	  "[VARIANT=name] [N=16]" >&2; exit 2;; esac
 	@$(MAKE) --no-print-directory EMU=1 $(DRAW_DIR)/$(LAB) $(if $(wildcard solutions),$(DRAW_DIR)/ref/$(LAB))
-	$(PYTHON) common/tools/draw_lab.py --lab $(LAB) --yours $(DRAW_DIR)/$(LAB) \
+	$(if $(filter lab6,$(LAB)),CUEMU_THREADS=4) $(PYTHON) common/tools/draw_lab.py --lab $(LAB) --yours $(DRAW_DIR)/$(LAB) \
 	  $(if $(wildcard solutions),--ref $(DRAW_DIR)/ref/$(LAB)) $(if $(VARIANT),--variant "$(VARIANT)") \
 	  -n "$(DRAW_N)" $(if $(filter lab6,$(LAB)),--timeline) -o $(DRAW_OUT)
 

@@ -202,10 +202,21 @@ def draw_timeline(runs, out, launch):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
-    ds = [(trace_read.timeline(p, launch), t) for p, t in runs]
+    ds = []
+    for p, t in runs:
+        try:
+            ds.append((trace_read.timeline(p, launch), t))
+        except trace_read.TraceError as e:  # a skeleton publishes nothing: say so, draw the rest
+            ds.append(({"error": str(e), "tiles": [], "publications": [], "reads": []}, t))
     fig, axes = plt.subplots(len(ds), 1, figsize=(10, 3.2 * len(ds) + 0.8), squeeze=False)
     seen_col = {"X": "#999999", "A": "#e8b83a", "P": "#2ca02c"}
     for ax, (d, t) in zip(axes.flat, ds):
+        if "error" in d:
+            ax.text(0.5, 0.5, "nothing to draw: " + d["error"], ha="center", va="center",
+                    fontsize=9, wrap=True, transform=ax.transAxes)
+            ax.set_title(t, fontsize=9)
+            ax.set_axis_off()
+            continue
         qs = sorted({p["q"] for p in d["publications"]} | {r["q"] for r in d["reads"]})
         rank = {q: i for i, q in enumerate(qs)}
         for r in d["reads"]:

@@ -250,16 +250,27 @@ def dataflow(path, width=16, launch=None, block=0):
             "expected": want, "wrong": wrong, "first_wrong": first}
 
 
-def status_arrays(evs, names):
-    """The tile-state arrays of a single-pass scan: device allocations
-    other than the input and output that blocks write at different
-    elements (a ticket counter, written by every block at one element, is
-    not one)."""
-    by = {}
+def tile_state(evs, names):
+    """Where a single-pass scan keeps its tiles' state: the writes of
+    blocks to device memory other than the input and output, at words no
+    other block writes (a ticket counter, written by every block, is left
+    out).  Returns (state writes, {(alloc, size): offset of tile 0's word},
+    number of tiles): a block's tile is its lowest such word, counted from
+    the lowest any block wrote with that size (chained scan: its flag)."""
+    writers = {}
     for r in evs:
         if r["t"] in ("st", "atom") and r["sp"] == "g" and names.get(r["a"]) not in ("in", "out"):
-            by.setdefault(r["a"], {}).setdefault(r["o"], set()).add(r["b"])
-    return {a for a, offs in by.items() if len(offs) > 1}
+            writers.setdefault((r["a"], r["o"]), set()).add(r["b"])
+    own = [r for r in evs if r["t"] in ("st", "atom") and r["sp"] == "g"
+           and len(writers.get((r["a"], r["o"]), ())) == 1]
+    base = {}
+    for r in own:
+        k = (r["a"], r["z"])
+        base[k] = min(base.get(k, r["o"]), r["o"])
+    lowest = {}
+    for r in own:
+        lowest[r["b"]] = min(lowest.get(r["b"], (r["o"], r)), (r["o"], r), key=lambda x: x[0])
+    return own, base, len(lowest)
 
 
 def publication(r):
@@ -281,26 +292,29 @@ def timeline(path, launch=None):
     note, names, launches, events, cut = load(path)
     l = pick_launch(launches, events, names, launch)
     evs = [r for r in events if r["l"] == l]
-    arrays = status_arrays(evs, names)
-    if not arrays:
-        raise TraceError("launch %d wrote no tile state (no array that blocks publish to at "
-                         "different elements): not a single-pass scan?" % l)
+    own, base, ntiles = tile_state(evs, names)
+    if not own:
+        raise TraceError("launch %d wrote no tile state (no word of device memory that one "
+                         "block alone writes): not a single-pass scan?" % l)
+
+    def tile(r):
+        return ((r["o"] - base[(r["a"], r["z"])]) // r["z"])
+
     tile_of, pubs, reads = {}, [], []
+    for r in own:
+        if tile(r) < ntiles:
+            tile_of.setdefault(r["b"], tile(r))
+            pubs.append({"tile": tile(r), "q": r["q"], "what": publication(r), "array": r["a"]})
     for r in evs:
-        if r["t"] in ("st", "atom") and r["sp"] == "g" and r["a"] in arrays:
-            tile = r["o"] // r["z"]
-            tile_of.setdefault(r["b"], tile)
-            pubs.append({"tile": tile, "q": r["q"], "what": publication(r), "array": r["a"]})
-    for r in evs:
-        if r["t"] != "ld" or r["sp"] != "g" or r["a"] not in arrays or r["b"] not in tile_of:
+        if r["t"] != "ld" or r["sp"] != "g" or (r["a"], r["z"]) not in base or \
+                r["b"] not in tile_of:
             continue
-        me, pred = tile_of[r["b"]], r["o"] // r["z"]
-        if pred == me:
+        me, pred = tile_of[r["b"]], tile(r)
+        if pred == me or not 0 <= pred < ntiles:
             continue
         seen = publication(r) if r["z"] == 8 else ("P" if r.get("v") else "X")
         last = reads[-1] if reads else None
-        if last and last["tile"] == me and last["pred"] == pred and last["seen"] == seen and \
-                last["array"] == r["a"]:
+        if last and last["tile"] == me and last["pred"] == pred and last["seen"] == seen:
             last["polls"] += 1
             last["q_end"] = r["q"]
             continue
