@@ -182,7 +182,7 @@ def draw_dataflow(runs, out, width, launch):
     ds = [(trace_read.dataflow(p, width, launch), t) for p, t in runs]
     nrows = max(len(d["rows"]) for d, _ in ds)
     side = width <= 16 and len(ds) > 1
-    panel_w = width * CELL + 2.6
+    panel_w = width * CELL + 2.8
     fig_w = panel_w * (len(ds) if side else 1)
     fig_h = (nrows * ROW + 1.2) * (1 if side else len(ds)) + 1.3
     fig, axes = plt.subplots(1 if side else len(ds), len(ds) if side else 1,
@@ -190,7 +190,7 @@ def draw_dataflow(runs, out, width, launch):
     for ax, (d, t) in zip(axes.flat, ds):
         panel(ax, d, t)
     legend(fig)
-    fig.subplots_adjust(left=0.15 if side or len(ds) == 1 else 0.12, right=0.98, top=0.93,
+    fig.subplots_adjust(left=2.4 / fig_w, right=0.98, top=0.93,
                         bottom=1.1 / fig_h, wspace=0.45, hspace=0.35)
     fig.savefig(out, dpi=130)
     return [d for d, _ in ds]
