@@ -379,7 +379,7 @@ ifeq ($(BACKEND),emu)
 $(foreach l,$(LABS),$(eval $(call COUNT_RULES,$(l))))
 endif
 
-# make draw LAB=labN [VARIANT=name] [N=16]: pictures of what your kernel did
+# make draw LAB=labN [VARIANT=name] [N=16] [ARGS="-x -t float32 -s 3"]: pictures of what your kernel did
 # and what the reference did with the same input, drawn from the emulator's
 # recorder (common/tools/draw_lab.py, draw.py): one row per phase between
 # barriers, one column per element, an arrow from each element a thread read
@@ -387,6 +387,7 @@ endif
 # (counted builds, which know every __shared__ array), into $(DRAW_DIR)/;
 # lab 6 with tiles of 128 elements (DRAW_DEFINES_lab6), so that a small run
 # has several tiles.  Picture: $(DRAW_DIR)/labN[-VARIANT].png (DRAW_EXT=svg).
+# ARGS: more options of the lab binary (the case: seed, dtype, op, exclusive).
 DRAW_DIR := $(BUILD)/draw
 DRAW_DEFINES_lab6 := -DTILE_THREADS=32 -DROWS=1
 DRAW_N = $(or $(N),$(if $(filter lab6,$(LAB)),1024,16))
@@ -398,7 +399,7 @@ draw:
 	@$(MAKE) --no-print-directory EMU=1 $(DRAW_DIR)/$(LAB) $(if $(wildcard solutions),$(DRAW_DIR)/ref/$(LAB))
 	$(if $(filter lab6,$(LAB)),CUEMU_THREADS=4) $(PYTHON) common/tools/draw_lab.py --lab $(LAB) --yours $(DRAW_DIR)/$(LAB) \
 	  $(if $(wildcard solutions),--ref $(DRAW_DIR)/ref/$(LAB)) $(if $(VARIANT),--variant "$(VARIANT)") \
-	  -n "$(DRAW_N)" $(if $(filter lab6,$(LAB)),--timeline) -o $(DRAW_OUT)
+	  -n "$(DRAW_N)" $(if $(filter lab6,$(LAB)),--timeline) -o $(DRAW_OUT) $(if $(ARGS),-- $(ARGS))
 
 define DRAW_RULES
 $(DRAW_DIR)/$(1): $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) $(EMU_RT_DEPS) | backend-check

@@ -40,6 +40,8 @@ def space_of(array):
 def row_label(r):
     """A row's name: the array, its memory, the phase."""
     mem = "shared" if space_of(r["array"]) == "s" else "global"
+    if r["phase"] == trace_read.NEVER:
+        return "%s (%s): never written" % (r["array"], mem)
     if r["phase"] < 0:
         return "%s (%s)" % (r["array"], mem)
     return "phase %d: %s (%s)" % (r["phase"], r["array"], mem)
@@ -153,14 +155,15 @@ def legend(fig):
     fig.legend(handles=items, loc="lower center", ncol=3, fontsize=8, frameon=False)
 
 
-def panel(ax, d, title):
-    """One run's dataflow on one set of axes."""
+def panel(ax, d, title, nrows):
+    """One run's dataflow on one set of axes, nrows tall (the taller run's
+    rows: both panels at one scale)."""
     rows = d["rows"]
     draw_cells(ax, d, rows)
     draw_arrows(ax, d, rows)
     draw_wrong(ax, d, rows)
     ax.set_xlim(-0.6, d["width"] - 0.4)
-    ax.set_ylim(-len(rows) + 0.3 - 0.6, 0.7)
+    ax.set_ylim(-nrows + 0.3 - 0.6, 0.7)
     ax.set_xticks(range(d["width"]))
     ax.tick_params(labelsize=7, length=0)
     ax.set_yticks([])
@@ -188,7 +191,7 @@ def draw_dataflow(runs, out, width, launch):
     fig, axes = plt.subplots(1 if side else len(ds), len(ds) if side else 1,
                              figsize=(fig_w, fig_h), squeeze=False)
     for ax, (d, t) in zip(axes.flat, ds):
-        panel(ax, d, t)
+        panel(ax, d, t, nrows)
     legend(fig)
     fig.subplots_adjust(left=2.4 / fig_w, right=0.98, top=0.93,
                         bottom=1.1 / fig_h, wspace=0.45, hspace=0.35)

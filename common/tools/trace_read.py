@@ -17,6 +17,7 @@ import json
 import sys
 
 ESIZE = {"int32": 4, "float32": 4, "int64": 8}
+NEVER = 1 << 30  # the phase of the output row when no drawn phase wrote it
 
 
 class TraceError(Exception):
@@ -39,6 +40,7 @@ def load(path):
                     note.update(r)
                 elif t == "name":
                     names[r["a"]] = r["name"]
+                    note.setdefault("data", {})[r["name"]] = r.get("hex", "")
                 elif t == "launch":
                     launches[r["l"]] = r
                 elif t == "cut":
@@ -161,8 +163,14 @@ def final_outputs(events, names, esize, dtype):
     return out
 
 
-def input_values(events, names, esize, dtype):
-    """Each input element's value, as the kernels loaded it."""
+def input_values(events, names, esize, dtype, note):
+    """Each input element's value: from the bytes recorded with the input's
+    name (the harness's --trace), else as the kernels loaded it."""
+    raw = bytes.fromhex(note.get("data", {}).get("in", ""))
+    n = note.get("n", 0)
+    if raw and len(raw) >= n * esize:
+        return {i: as_value(int.from_bytes(raw[i * esize:(i + 1) * esize], "little"), dtype)
+                for i in range(n)}
     vals = {}
     for r in events:
         if r["t"] == "ld" and r["sp"] == "g" and names.get(r["a"]) == "in":
@@ -220,6 +228,10 @@ def rows_of(writes):
                     rd["array"] not in [r["array"] for r in initial]:
                 initial.append({"phase": -1, "array": rd["array"]})
     rows.sort(key=lambda r: r["phase"])
+    if not any(r["array"] == "in" for r in initial):
+        initial.insert(0, {"phase": -1, "array": "in"})
+    if not any(r["array"] == "out" for r in rows):
+        rows.append({"phase": NEVER, "array": "out"})  # a kernel that never stored its output
     return initial + rows
 
 
@@ -233,7 +245,7 @@ def dataflow(path, width=16, launch=None, block=0):
     l = pick_launch(launches, events, names, launch)
     evs = [r for r in events if r["l"] == l and r["b"] == block]
     writes, races = thread_steps(evs, names, esize, dtype, width)
-    inputs = input_values(events, names, esize, dtype)
+    inputs = input_values(events, names, esize, dtype, note)
     outs = final_outputs(events, names, esize, dtype)
     want = expected_outputs(note, inputs)
     wrong = [j for j in sorted(want) if j < width and outs.get(j) != want[j]]
@@ -244,7 +256,8 @@ def dataflow(path, width=16, launch=None, block=0):
         first = {"index": j, "value": outs.get(j), "expected": want[j], "lacks": lacks,
                  "extra": extra}
     phases = sorted({r["p"] for r in evs if r["t"] == "bar"})
-    return {"note": note, "launch": l, "kernel": launches[l]["kernel"], "block": block,
+    shown = {k: v for k, v in note.items() if k != "data"}
+    return {"note": shown, "launch": l, "kernel": launches[l]["kernel"], "block": block,
             "width": width, "cut": cut, "barriers": len(phases), "rows": rows_of(writes),
             "writes": writes, "races": races, "inputs": inputs, "outputs": outs,
             "expected": want, "wrong": wrong, "first_wrong": first}
@@ -320,7 +333,8 @@ def timeline(path, launch=None):
             continue
         reads.append({"tile": me, "pred": pred, "q": r["q"], "q_end": r["q"], "seen": seen,
                       "polls": 1, "array": r["a"]})
-    return {"note": note, "launch": l, "kernel": launches[l]["kernel"], "cut": cut,
+    shown = {k: v for k, v in note.items() if k != "data"}
+    return {"note": shown, "launch": l, "kernel": launches[l]["kernel"], "cut": cut,
             "tiles": sorted(set(tile_of.values())), "publications": pubs, "reads": reads}
 
 

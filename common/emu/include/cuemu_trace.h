@@ -17,7 +17,8 @@ extern "C" {
  * the file cannot be written). */
 int cuemuTraceStart(const char *path);
 /* Call the device allocation holding p `name` in the trace ("in", "out"),
- * with p's byte offset in it. */
+ * with p's byte offset in it and its bytes from p as they are now (at most
+ * 64 KiB). */
 void cuemuTraceName(const void *p, const char *name);
 /* Add a record {"t":"note", FIELDS}: fields is JSON without braces. */
 void cuemuTraceNote(const char *fields);

@@ -166,8 +166,10 @@ void count_access(uintptr_t a, unsigned size, AccessKind kind, uintptr_t pc);
  *     trace says it was cut short and records nothing more.  A drawn run is
  *     small (N = 16 to 256: a few thousand events); a trace left on for a
  *     large run must not fill the disk.
- *   TRACE_LINE: the longest record line (a kernel's name may be long). */
-enum { TRACE_MAX_EVENTS = 2000000, TRACE_LINE = 1024 };
+ *   TRACE_LINE: the longest record line (a kernel's name may be long).
+ *   TRACE_DUMP_BYTES: bytes of a named allocation (the input) written with
+ *     its name: a drawn run's input is at most a few KiB. */
+enum { TRACE_MAX_EVENTS = 2000000, TRACE_LINE = 1024, TRACE_DUMP_BYTES = 65536 };
 extern bool g_tracing;
 void trace_access(uintptr_t a, unsigned size, AccessKind kind);
 /* Start recording into path (CUEMU_TRACE at start-up, or the harness). */

@@ -303,7 +303,8 @@ extern "C" int cuemuTraceStart(const char *path)
 }
 
 /* The allocation holding p is called name in the trace (draw.py finds the
- * lab's input and output by it). */
+ * lab's input and output by it), with its bytes from p as they are now (at
+ * most TRACE_DUMP_BYTES): the input a kernel that never loads it was given. */
 extern "C" void cuemuTraceName(const void *p, const char *name)
 {
     uintptr_t base;
@@ -313,9 +314,16 @@ extern "C" void cuemuTraceName(const void *p, const char *name)
     int id = cuemu::detail::alloc_number(base, bytes);
     cuemu::detail::TraceFile &t = cuemu::detail::tf();
     std::lock_guard<std::mutex> lk(t.mu);
-    if (t.f)
-        fprintf(t.f, "{\"t\":\"name\",\"a\":%d,\"name\":\"%s\",\"start\":%zu}\n", id, name,
-                (size_t)((uintptr_t)p - base));
+    if (!t.f)
+        return;
+    size_t start = (size_t)((uintptr_t)p - base);
+    size_t most = (size_t)cuemu::TRACE_DUMP_BYTES;
+    size_t shown = bytes - start < most ? bytes - start : most;
+    fprintf(t.f, "{\"t\":\"name\",\"a\":%d,\"name\":\"%s\",\"start\":%zu,\"hex\":\"", id, name,
+            start);
+    for (size_t i = 0; i < shown; i++)
+        fprintf(t.f, "%02x", ((const unsigned char *)p)[i]);
+    fprintf(t.f, "\"}\n");
 }
 
 /* A line of JSON fields the program adds to the trace (the case drawn). */
