@@ -39,13 +39,13 @@ def moved(count_lines, n, esize):
     return ld / unit, st / unit, at
 
 
-def line(lab, variant, count_lines, n, esize, kind="scan"):
+def line(lab, variant, count_lines, n, esize, kind="scan", whose="your"):
     """The sentence make profile prints: what the run moved, what a single
     pass needs, and the design's minimum with its reason."""
     ld, st, at = moved(count_lines, n, esize)
     what = "reduction" if kind == "reduce" else "scan"
-    text = "your %s moved %.2f n elements (%.2f n read, %.2f n written%s)" % (
-        what, ld + st, ld, st, ", %d atomics" % at if at else "")
+    text = "%s %s moved %.2f n elements (%.2f n read, %.2f n written%s)" % (
+        whose, what, ld + st, ld, st, ", %d atomics" % at if at else "")
     if kind != "reduce":
         text += "; a single pass needs %d n" % SINGLE_PASS
     d = design(lab, variant)
