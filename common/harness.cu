@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buffers.h"
+#include "trace_run.h"
 #include "caselist.h"
 #include "check.h"
 #include "cli.h"
@@ -29,7 +30,6 @@
 #include "timing.h"
 #include "emu_pace.h"
 #ifdef __CUEMU__
-#include "cuemu_trace.h"
 #include "cuemu_watch.h"
 #endif
 
@@ -426,34 +426,6 @@ static void perturb_next(void *arg, int call)
     buffers_perturb((void *)j->problem.in, j->opts, keep, call, j->timed_calls);
 }
 
-/* --trace FILE (make draw): the emulator records the lab's first run
- * (start 1 before it, 0 after), with the case it is and which allocations
- * hold its input and output, for common/tools/draw.py. */
-static void trace_run(const cli_opts *o, const job *j, int start)
-{
-#ifdef __CUEMU__
-    if (!o->trace)
-        return;
-    if (!start) {
-        cuemuTraceStop();
-        return;
-    }
-    if (cuemuTraceStart(o->trace) != 0)
-        exit(EXIT_USAGE);
-    char note[512];
-    snprintf(note, sizeof note,
-             "\"lab\":\"%s\",\"variant\":\"%s\",\"kind\":\"%s\",\"n\":%zu,\"dtype\":\"%s\","
-             "\"op\":\"%s\",\"exclusive\":%d,\"section\":%zu,\"seed\":%llu",
-             LAB.name, j->variant->name, kind_name(j->variant->kind), o->n, dtype_name(o->dtype),
-             op_name(o->op), o->exclusive, j->variant->section, (unsigned long long)o->seed);
-    cuemuTraceNote(note);
-    cuemuTraceName(j->problem.in, "in");
-    cuemuTraceName(j->problem.out, "out");
-#else
-    (void)o, (void)j, (void)start;
-#endif
-}
-
 /* The launches of one case: the checked one, the timed ones with the copy
  * and CUB beside them, and --verify's; copies[] gets the outputs kept, and
  * their count is returned (0 for the grader's timing of the reference). */
@@ -465,10 +437,10 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     watch("running the kernel");
     double began = wall_s();
     watch_output(j, data_words * 4, r, 1);
-    trace_run(o, j, 1);
+    trace_run(o, j->variant, &j->problem, 1);
     run_once(j);
     CUDA_CHECK(cudaDeviceSynchronize());
-    trace_run(o, j, 0);
+    trace_run(o, j->variant, &j->problem, 0);
     watch_output(j, data_words * 4, r, 0);
     trace_step("first launch");
     int reps = timed_runs(o, wall_s() - began);
