@@ -17,9 +17,14 @@
 #endif
 
 /* Start or stop the recorder around the first run (see trace_run.h). */
-void trace_run(const cli_opts *o, const lab_variant *v, const lab_problem *p, int start)
+void trace_run(const cli_opts *o, const lab_variant *v, const lab_problem *p, int start,
+               unsigned long long moved[3])
 {
 #ifdef __CUEMU__
+    if (o->traffic && start)
+        cuemuTrafficStart();
+    if (o->traffic && !start)
+        cuemuTrafficRead(moved);
     if (!o->trace)
         return;
     if (!start) {
@@ -38,6 +43,6 @@ void trace_run(const cli_opts *o, const lab_variant *v, const lab_problem *p, in
     cuemuTraceName(p->in, "in");
     cuemuTraceName(p->out, "out");
 #else
-    (void)o, (void)v, (void)p, (void)start;
+    (void)o, (void)v, (void)p, (void)start, (void)moved;
 #endif
 }

@@ -3,7 +3,8 @@
  * store, atomic and barrier of the device threads, written as JSON lines
  * (format: common/emu/README.md, "Recorder").  CUEMU_TRACE=path turns it
  * on for a whole run; a program that wants only some launches (the kit's
- * harness, for --trace) starts and stops it around them.  Emulator only:
+ * harness, for --trace) starts and stops it around them.  The same header
+ * counts global traffic alone (cuemuTrafficStart: the harness's --traffic).  Emulator only:
  * a GPU build has no such call.
  */
 #ifndef CUEMU_TRACE_H
@@ -24,6 +25,13 @@ void cuemuTraceName(const void *p, const char *name);
 void cuemuTraceNote(const char *fields);
 /* Stop recording and close the file. */
 void cuemuTraceStop(void);
+
+/* Count the global memory traffic of device threads from now on: bytes
+ * loaded from and stored to device allocations, and atomics there (a GPU
+ * build's ncu says the same as DRAM bytes, less what caches merge). */
+void cuemuTrafficStart(void);
+/* Stop counting; moved[0] bytes loaded, [1] bytes stored, [2] atomics. */
+void cuemuTrafficRead(unsigned long long moved[3]);
 
 #ifdef __cplusplus
 }

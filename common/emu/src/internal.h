@@ -172,6 +172,9 @@ void count_access(uintptr_t a, unsigned size, AccessKind kind, uintptr_t pc);
 enum { TRACE_MAX_EVENTS = 2000000, TRACE_LINE = 1024, TRACE_DUMP_BYTES = 65536 };
 extern bool g_tracing;
 void trace_access(uintptr_t a, unsigned size, AccessKind kind);
+/* Global traffic counted (cuemuTrafficStart, trace.cpp): on, and an access. */
+extern bool g_traffic;
+void traffic_access(uintptr_t a, unsigned size, AccessKind kind);
 /* Start recording into path (CUEMU_TRACE at start-up, or the harness). */
 bool trace_start(const char *path);
 /* A worker starts block b (seeds the flush moments from the memory seed). */

@@ -210,6 +210,8 @@ __attribute__((noinline)) StoreBuffer *hook_on(uintptr_t a, unsigned size, bool 
         count_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind, pc);
     if (g_tracing && kind != ACC_ATOMIC) /* atomics: atomic_hook tells it */
         trace_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind);
+    if (g_traffic)
+        traffic_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind);
     if (!g_weak_memory)
         return nullptr;
     StoreBuffer &b = tl_sb;
