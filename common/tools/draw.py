@@ -7,7 +7,9 @@ usage: draw.py TRACE [REF_TRACE] -o OUT.png|OUT.svg [--width N] [--launch L]
                [--timeline] [--title TEXT]
 
 Section kernels (labs 1-5): one row per phase between barriers (and per
-array written in it), one column per element; an arrow from each element a
+array written in it; a phase that only rewrote elements with their own
+values, from elements past the last column, is left out and counted in the
+title), one column per element; an arrow from each element a
 thread read to the element it wrote next; shared and global memory in
 different colours; the first wrong output circled, the inputs it lacks or
 has extra marked; a read of an element another thread writes in the same
@@ -172,6 +174,11 @@ def panel(ax, d, title, nrows):
     verdict = "%d wrong output(s)" % len(d["wrong"]) if d["wrong"] else "outputs correct"
     if d["races"]:
         verdict += ", %d racing read(s)" % len(d["races"])
+    if d["hidden_reads"]:
+        verdict += "\n(%d read(s) of elements past column %d not drawn" % (d["hidden_reads"],
+                                                                      d["width"] - 1)
+        verdict += ";\n%d phase(s) that changed nothing here left out)" % d["idle_rows"] \
+            if d["idle_rows"] else ")"
     ax.set_title("%s\n%s, block %d, launch %d: %s" % (title, d["kernel"], d["block"], d["launch"],
                                                        verdict), fontsize=9)
 
@@ -187,13 +194,13 @@ def draw_dataflow(runs, out, width, launch):
     side = width <= 16 and len(ds) > 1
     panel_w = width * CELL + 2.8
     fig_w = panel_w * (len(ds) if side else 1)
-    fig_h = (nrows * ROW + 1.2) * (1 if side else len(ds)) + 1.3
+    fig_h = (nrows * ROW + 1.5) * (1 if side else len(ds)) + 1.3
     fig, axes = plt.subplots(1 if side else len(ds), len(ds) if side else 1,
                              figsize=(fig_w, fig_h), squeeze=False)
     for ax, (d, t) in zip(axes.flat, ds):
         panel(ax, d, t, nrows)
     legend(fig)
-    fig.subplots_adjust(left=2.4 / fig_w, right=0.98, top=0.93,
+    fig.subplots_adjust(left=2.4 / fig_w, right=0.98, top=1 - 1.0 / fig_h,
                         bottom=1.1 / fig_h, wspace=0.45, hspace=0.35)
     fig.savefig(out, dpi=130)
     return [d for d, _ in ds]

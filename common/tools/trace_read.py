@@ -182,8 +182,9 @@ def thread_steps(evs, names, esize, dtype, width):
     """Writes of one block in order, each with the reads its thread made
     since its previous write (its inputs), and the races: a read of an
     element another thread writes in the same phase.  Only elements below
-    width are kept (the drawn columns)."""
-    reads, writes, writers = {}, [], {}
+    width are kept (the drawn columns); hidden counts the reads of elements
+    past them that fed a drawn write."""
+    reads, writes, writers, hidden = {}, [], {}, 0
     for r in evs:
         if r["t"] == "bar":
             continue
@@ -194,6 +195,7 @@ def thread_steps(evs, names, esize, dtype, width):
         writers.setdefault((key, r["p"]), []).append((r["th"], r["q"]))
         ins = reads.pop(r["th"], [])
         if key[1] < width:
+            hidden += sum(1 for k, _, _ in ins if k[1] >= width)
             writes.append({"array": key[0], "index": key[1], "phase": r["p"], "thread": r["th"],
                            "q": r["q"], "atomic": r["t"] == "atom",
                            "value": as_value(r.get("v"), dtype),
@@ -208,7 +210,24 @@ def thread_steps(evs, names, esize, dtype, width):
                     races.append({"array": rd["array"], "index": rd["index"],
                                   "phase": rd["phase"], "reader": w["thread"], "writer": th,
                                   "written_first": q < rd["q"]})
-    return writes, races
+    return writes, races, hidden
+
+
+def drop_idle(writes):
+    """Writes without news in the drawn columns left out: the element
+    rewritten with its own value, from itself and elements past the last
+    column only (a tree's step whose partners, all identities, lie past
+    it).  Returns (the writes kept, how many phases held only idle ones)."""
+    last, kept, idle_phases, busy = {}, [], set(), set()
+    for w in writes:
+        key = (w["array"], w["index"])
+        idle = (key in last and last[key] == w["value"] and
+                all((r["array"], r["index"]) == key for r in w["reads"]))
+        last[key] = w["value"]
+        (idle_phases if idle else busy).add((w["phase"], w["array"]))
+        if not idle:
+            kept.append(w)
+    return kept, len(idle_phases - busy)
 
 
 def rows_of(writes):
@@ -244,7 +263,8 @@ def dataflow(path, width=16, launch=None, block=0):
     esize = ESIZE.get(dtype, 4)
     l = pick_launch(launches, events, names, launch)
     evs = [r for r in events if r["l"] == l and r["b"] == block]
-    writes, races = thread_steps(evs, names, esize, dtype, width)
+    writes, races, hidden = thread_steps(evs, names, esize, dtype, width)
+    writes, idle_rows = drop_idle(writes)
     inputs = input_values(events, names, esize, dtype, note)
     outs = final_outputs(events, names, esize, dtype)
     want = expected_outputs(note, inputs)
@@ -259,7 +279,7 @@ def dataflow(path, width=16, launch=None, block=0):
     shown = {k: v for k, v in note.items() if k != "data"}
     return {"note": shown, "launch": l, "kernel": launches[l]["kernel"], "block": block,
             "width": width, "cut": cut, "barriers": len(phases), "rows": rows_of(writes),
-            "writes": writes, "races": races, "inputs": inputs, "outputs": outs,
+            "writes": writes, "races": races, "hidden_reads": hidden, "idle_rows": idle_rows, "inputs": inputs, "outputs": outs,
             "expected": want, "wrong": wrong, "first_wrong": first}
 
 
