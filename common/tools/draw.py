@@ -157,9 +157,19 @@ def legend(fig):
     fig.legend(handles=items, loc="lower center", ncol=3, fontsize=8, frameon=False)
 
 
+def nothing(ax, d, title):
+    """A run with nothing to draw (no kernel ran, no tile state): why."""
+    ax.text(0.5, 0.5, "nothing to draw: " + d["error"], ha="center", va="center", fontsize=9,
+            wrap=True, transform=ax.transAxes)
+    ax.set_title(title, fontsize=9)
+    ax.set_axis_off()
+
+
 def panel(ax, d, title, nrows):
     """One run's dataflow on one set of axes, nrows tall (the taller run's
     rows: both panels at one scale)."""
+    if "error" in d:
+        return nothing(ax, d, title)
     rows = d["rows"]
     draw_cells(ax, d, rows)
     draw_arrows(ax, d, rows)
@@ -171,7 +181,10 @@ def panel(ax, d, title, nrows):
     ax.set_yticks([])
     for s in ax.spines.values():
         s.set_visible(False)
-    verdict = "%d wrong output(s)" % len(d["wrong"]) if d["wrong"] else "outputs correct"
+    verdict = "%d wrong output(s)" % len(d["wrong"]) if d["wrong"] else \
+        "outputs correct" if d["expected"] else "outputs not checked here"
+    if d["cut"]:
+        verdict += " (the record was cut short: a smaller N)"
     if d["races"]:
         verdict += ", %d racing read(s)" % len(d["races"])
     if d["hidden_reads"]:
@@ -183,14 +196,26 @@ def panel(ax, d, title, nrows):
                                                        verdict), fontsize=9)
 
 
+def attempt(read, *args):
+    """One run's data, or {"error": why} when its record holds nothing to
+    draw (a skeleton that launches no kernel): the other run is still
+    drawn beside the reason."""
+    try:
+        return read(*args)
+    except trace_read.TraceError as e:
+        return {"error": str(e)}
+
+
 def draw_dataflow(runs, out, width, launch):
     """The section-kernel picture: each run a panel, side by side (one
     above the other past 16 columns, to stay readable)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    ds = [(trace_read.dataflow(p, width, launch), t) for p, t in runs]
-    nrows = max(len(d["rows"]) for d, _ in ds)
+    ds = [(attempt(trace_read.dataflow, p, width, launch), t) for p, t in runs]
+    if all("error" in d for d, _ in ds):
+        raise trace_read.TraceError("; ".join(d["error"] for d, _ in ds))
+    nrows = max(len(d.get("rows", ())) for d, _ in ds)
     side = width <= 16 and len(ds) > 1
     panel_w = width * CELL + 2.8
     fig_w = panel_w * (len(ds) if side else 1)
@@ -212,20 +237,14 @@ def draw_timeline(runs, out, launch):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
-    ds = []
-    for p, t in runs:
-        try:
-            ds.append((trace_read.timeline(p, launch), t))
-        except trace_read.TraceError as e:  # a skeleton publishes nothing: say so, draw the rest
-            ds.append(({"error": str(e), "tiles": [], "publications": [], "reads": []}, t))
+    ds = [(attempt(trace_read.timeline, p, launch), t) for p, t in runs]
+    if all("error" in d for d, _ in ds):
+        raise trace_read.TraceError("; ".join(d["error"] for d, _ in ds))
     fig, axes = plt.subplots(len(ds), 1, figsize=(10, 3.2 * len(ds) + 0.8), squeeze=False)
     seen_col = {"X": "#999999", "A": "#e8b83a", "P": "#2ca02c"}
     for ax, (d, t) in zip(axes.flat, ds):
         if "error" in d:
-            ax.text(0.5, 0.5, "nothing to draw: " + d["error"], ha="center", va="center",
-                    fontsize=9, wrap=True, transform=ax.transAxes)
-            ax.set_title(t, fontsize=9)
-            ax.set_axis_off()
+            nothing(ax, d, t)
             continue
         qs = sorted({p["q"] for p in d["publications"]} | {r["q"] for r in d["reads"]})
         rank = {q: i for i, q in enumerate(qs)}
@@ -256,6 +275,7 @@ def draw_timeline(runs, out, launch):
 
 
 def main(argv):
+    """Parse, draw, and write what was drawn beside the picture."""
     ap = argparse.ArgumentParser(description="draw the emulator's record of a kernel run")
     ap.add_argument("traces", nargs="+", help="yours, then the reference's (optional)")
     ap.add_argument("-o", "--out", required=True, help="picture: .png or .svg")

@@ -44,6 +44,7 @@ def record(binary, trace, args):
 
 
 def main(argv):
+    """Record both runs of the case, then draw them (draw.main)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--lab", required=True)
     ap.add_argument("--yours", required=True)

@@ -97,9 +97,11 @@ def pick_launch(launches, events, names, want=None):
 
 
 def expected_outputs(note, inputs):
-    """What the case's outputs should be, from the input values seen
-    (None where an input was never read)."""
+    """What the case's outputs should be, from the input values (missing
+    where an input is unknown); {} for a kind this does not check."""
     n, kind = note.get("n", len(inputs)), note.get("kind", "scan")
+    if kind not in ("reduce", "scan", "section-scan"):
+        return {}  # lab 7's decodes and compactions: not checked here (the grader does)
     op = {"sum": lambda a, b: a + b, "min": min, "max": max}[note.get("op", "sum")]
     vals = [inputs.get(i) for i in range(n)]
     if kind == "reduce":
