@@ -385,12 +385,12 @@ endif
 # barriers, one column per element, an arrow from each element a thread read
 # to the one it wrote; lab 6, the tiles over time.  Always on the emulator
 # (counted builds, which know every __shared__ array), into $(DRAW_DIR)/;
-# lab 6 with tiles of 128 elements (DRAW_DEFINES_lab6), so that a small run
-# has several tiles.  Picture: $(DRAW_DIR)/labN[-VARIANT].png (DRAW_EXT=svg).
+# lab 6 with tiles of 512 elements (DRAW_DEFINES_lab6), so that a small run
+# has several tiles, each long enough to overlap the next on four workers.  Picture: $(DRAW_DIR)/labN[-VARIANT].png (DRAW_EXT=svg).
 # ARGS: more options of the lab binary (the case: seed, dtype, op, exclusive).
 DRAW_DIR := $(BUILD)/draw
-DRAW_DEFINES_lab6 := -DTILE_THREADS=32 -DROWS=1
-DRAW_N = $(or $(N),$(if $(filter lab6,$(LAB)),1024,16))
+DRAW_DEFINES_lab6 := -DTILE_THREADS=32 -DROWS=4
+DRAW_N = $(or $(N),$(if $(filter lab6,$(LAB)),4096,16))
 DRAW_EXT ?= png
 DRAW_OUT = $(DRAW_DIR)/$(LAB)$(if $(VARIANT),-$(VARIANT)).$(DRAW_EXT)
 draw:

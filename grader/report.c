@@ -205,11 +205,11 @@ static void draw_line(const grade_run *g, int group, FILE *f)
         len += snprintf(args + len, sizeof args - (size_t)len, " -p %s", op_name(best->op));
     if (best->dist != DIST_SMALL)
         snprintf(args + len, sizeof args - (size_t)len, " -d %s", dist_name(best->dist));
-    /* lab 6 draws tiles of 128 elements (Makefile, DRAW_DEFINES_lab6): 8 of them */
+    /* lab 6 draws tiles of 512 elements (Makefile, DRAW_DEFINES_lab6): 8 of them */
     char sched[48] = "";
     if (best->schedule[0])
         snprintf(sched, sizeof sched, "CUEMU_SCHEDULE=%s ", best->schedule);
-    size_t most = best->kind == KIND_SCAN && strcmp(s->lab, "lab6") == 0 ? 1024 : 32;
+    size_t most = best->kind == KIND_SCAN && strcmp(s->lab, "lab6") == 0 ? 4096 : 32;
     fprintf(f, "  see it: %smake draw LAB=%s VARIANT=%s N=%zu ARGS=\"%s\" (picture: "
                "build/draw/%s-%s.png)%s: your run beside the reference's; look for the circled "
                "first wrong output, the inputs it lacks or has twice, and red dashed arrows (a "

@@ -321,8 +321,9 @@ def publication(r):
 def timeline(path, launch=None):
     """The tiles of a single-pass scan over time: for each tile (the
     element of the state it publishes), when it published its aggregate and
-    its inclusive prefix, and which predecessors its look-back read (runs
-    of polls of one predecessor folded into one read with a count).  Time
+    its inclusive prefix, and which predecessors its look-back read (a
+    tile's polls of one predecessor that saw nothing new folded into its
+    first, with a count).  Time
     is the order of the recorded events."""
     note, names, launches, events, cut = load(path)
     l = pick_launch(launches, events, names, launch)
@@ -335,7 +336,7 @@ def timeline(path, launch=None):
     def tile(r):
         return ((r["o"] - base[(r["a"], r["z"])]) // r["z"])
 
-    tile_of, pubs, reads = {}, [], []
+    tile_of, pubs, reads, latest = {}, [], [], {}
     for r in own:
         if tile(r) < ntiles:
             tile_of.setdefault(r["b"], tile(r))
@@ -348,13 +349,14 @@ def timeline(path, launch=None):
         if pred == me or not 0 <= pred < ntiles:
             continue
         seen = publication(r) if r["z"] == 8 else ("P" if r.get("v") else "X")
-        last = reads[-1] if reads else None
-        if last and last["tile"] == me and last["pred"] == pred and last["seen"] == seen:
+        last = latest.get((me, pred))
+        if last and last["seen"] == seen:  # a poll again (of any lane), nothing new
             last["polls"] += 1
             last["q_end"] = r["q"]
             continue
-        reads.append({"tile": me, "pred": pred, "q": r["q"], "q_end": r["q"], "seen": seen,
-                      "polls": 1, "array": r["a"]})
+        latest[(me, pred)] = {"tile": me, "pred": pred, "q": r["q"], "q_end": r["q"],
+                              "seen": seen, "polls": 1, "array": r["a"]}
+        reads.append(latest[(me, pred)])
     shown = {k: v for k, v in note.items() if k != "data"}
     return {"note": shown, "launch": l, "kernel": launches[l]["kernel"], "cut": cut,
             "tiles": sorted(set(tile_of.values())), "publications": pubs, "reads": reads}
