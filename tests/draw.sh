@@ -15,7 +15,7 @@ need_emu draw
 python3 -c 'import matplotlib' 2>/dev/null || { echo "draw: SKIPPED (no matplotlib)"; exit 0; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-make -s --no-print-directory EMU=1 build/draw/ref/lab3 build/draw/ref/lab4 build/count/ref/lab2 \
+make -s --no-print-directory EMU=1 build/draw/ref/lab3 build/draw/ref/lab4 build/draw/ref/lab6 build/count/ref/lab2 \
     build/count/ref/lab5 build/count/ref/lab6 >/dev/null || { echo "draw: FAIL (build)"; exit 1; }
 objs="$(for f in common/*.cu; do printf 'build/emu/common/%s.o ' "$(basename "$f" .cu)"; done)"
 objs="$objs $(for f in common/*.c; do printf 'build/host/%s.o ' "$(basename "$f" .c)"; done)"
@@ -31,6 +31,10 @@ python3 draw_lab.py --lab lab3 --yours $d/lab3 -o "$tmp/ks.png" >/dev/null &&
 python3 draw_lab.py --lab lab4 --yours $d/lab4 -o "$tmp/bk.png" >/dev/null &&
 python3 draw_lab.py --lab lab3 --yours "$tmp/ks-mutant" --ref $d/lab3 -o "$tmp/ks-mutant.png" >/dev/null \
     || { echo "draw: FAIL (draw_lab.py)"; exit 1; }
+for v in chained lookback; do
+    CUEMU_THREADS=4 python3 draw_lab.py --lab lab6 --yours $d/lab6 --variant $v -n 4096 --timeline \
+        -o "$tmp/lab6-$v.png" >/dev/null || { echo "draw: FAIL (draw_lab.py lab6 $v)"; exit 1; }
+done
 cd "$top" || exit 1
 for c in lab2:convergent lab5:hierarchical lab5:reduce-then-scan lab6:lookback lab6:lookback-warp; do
     lab=${c%%:*} v=${c#*:}

@@ -4,7 +4,7 @@ beside the pictures (draw.py's OUT.json), not from the pixels; and of the
 global traffic the emulator counts for the references against the designs'
 minima (common/tools/traffic.py).  Run by tests/draw.sh, which makes the
 files:  draw_records.py DIR  (DIR/ks.json, bk.json, ks-mutant.json,
-DIR/traffic-LAB-VARIANT.json).  Exit 1 on the first failed check."""
+lab6-chained.json, lab6-lookback.json, DIR/traffic-LAB-VARIANT.json).  Exit 1 on the first failed check."""
 import json
 import os
 import sys
@@ -58,6 +58,26 @@ def mutant(d, ref):
     check(not ref["races"], "the reference beside it has no racing read")
 
 
+def timeline(d, variant):
+    """Lab 6's tiles: each publishes one prefix; a look-back tile its
+    aggregate first; a chained tile reads only its predecessor; every tile
+    but the first ends its look-back on a prefix."""
+    tiles = d["tiles"]
+    check(tiles == list(range(8)), "lab 6 %s: 8 tiles of 512 elements (got %s)" % (variant, tiles))
+    for t in tiles:
+        pubs = [p["what"] for p in d["publications"] if p["tile"] == t]
+        reads = [r for r in d["reads"] if r["tile"] == t]
+        ok = pubs.count("P") == 1 and (variant == "chained" or t == 0 or pubs[0] == "A")
+        check(ok, "lab 6 %s: tile %d publishes %s" % (variant, t, pubs))
+        if t == 0:
+            continue
+        check(any(r["seen"] == "P" for r in reads),
+              "lab 6 %s: tile %d's look-back reaches a prefix" % (variant, t))
+        if variant == "chained":
+            check(all(r["pred"] == t - 1 for r in reads),
+                  "lab 6 chained: tile %d reads only tile %d" % (t, t - 1))
+
+
 def traffic_checks(folder):
     cases = {"lab2-convergent": (1.0, 0.0), "lab5-hierarchical": (4.0, None),
              "lab5-reduce-then-scan": (3.0, None), "lab6-lookback": (2.0, None),
@@ -82,6 +102,8 @@ def main(folder):
     brent_kung(load("bk.json")[0])
     m = load("ks-mutant.json")
     mutant(m[0], m[1])
+    for v in ("chained", "lookback"):
+        timeline(load("lab6-%s.json" % v)[0], v)
     traffic_checks(folder)
     print("draw_records: %d check(s) failed" % len(FAILED) if FAILED else "draw_records: all passed")
     return 1 if FAILED else 0
