@@ -183,7 +183,8 @@ def input_values(events, names, esize, dtype, note):
 def thread_steps(evs, names, esize, dtype, width):
     """Writes of one block in order, each with the reads its thread made
     since its previous write (its inputs), and the races: a read of an
-    element another thread writes in the same phase.  Only elements below
+    element another thread writes in the same phase, unless both are lanes
+    of one warp that met in a warp operation between the write and the read.  Only elements below
     width are kept (the drawn columns); hidden counts the reads of elements
     past them that fed a drawn write."""
     reads, writes, writers, hidden = {}, [], {}, 0
@@ -192,22 +193,26 @@ def thread_steps(evs, names, esize, dtype, width):
             continue
         key = (array_name(r, names), element(r, esize))
         if r["t"] == "ld":
-            reads.setdefault(r["th"], []).append((key, r["p"], r["q"]))
+            reads.setdefault(r["th"], []).append((key, r["p"], r["q"], r.get("w", 0)))
             continue
-        writers.setdefault((key, r["p"]), []).append((r["th"], r["q"]))
+        writers.setdefault((key, r["p"]), []).append((r["th"], r["q"], r.get("w", 0)))
         ins = reads.pop(r["th"], [])
         if key[1] < width:
-            hidden += sum(1 for k, _, _ in ins if k[1] >= width)
+            hidden += sum(1 for i in ins if i[0][1] >= width)
             writes.append({"array": key[0], "index": key[1], "phase": r["p"], "thread": r["th"],
                            "q": r["q"], "atomic": r["t"] == "atom",
                            "value": as_value(r.get("v"), dtype),
-                           "reads": [{"array": k[0], "index": k[1], "phase": p, "q": q}
-                                     for k, p, q in ins if k[1] < width]})
+                           "reads": [{"array": k[0], "index": k[1], "phase": p, "q": q, "w": ws}
+                                     for k, p, q, ws in ins if k[1] < width]})
     races = []
     for w in writes:
         for rd in w["reads"]:
-            for th, q in writers.get(((rd["array"], rd["index"]), rd["phase"]), []):
-                if th != w["thread"]:
+            for th, q, ws in writers.get(((rd["array"], rd["index"]), rd["phase"]), []):
+                # lanes of one warp that met in a warp operation between the
+                # write and the read, either way round (__syncwarp, a
+                # shuffle), are ordered
+                synced = th // 32 == w["thread"] // 32 and rd["w"] != ws
+                if th != w["thread"] and not synced:
                     rd["race"] = True
                     races.append({"array": rd["array"], "index": rd["index"],
                                   "phase": rd["phase"], "reader": w["thread"], "writer": th,

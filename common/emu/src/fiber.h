@@ -138,6 +138,10 @@ void trace_launch_end(Grid *g);
 void trace_block_begin(Grid *g, unsigned long long b, const char *base, size_t bytes);
 void trace_barrier();
 void trace_block_end();
+/* The lanes of mask (of the warp whose lane 0 is thread base) met in a
+ * warp operation: what each stored before is ordered before what the
+ * others load after (no race between them, though no barrier opened). */
+void trace_warp_sync(unsigned base, unsigned mask);
 /* Counted builds register static __shared__ arrays (count.cpp): the one
  * of this worker holding a, its start and its number in declaration
  * order, for the recorder. */

@@ -36,6 +36,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace cuemu {
 
@@ -75,6 +76,7 @@ struct BlockTrace {
     unsigned long long launch = 0, block = 0;
     unsigned phase = 0;
     uintptr_t dyn_lo = 0, dyn_hi = 0;
+    std::vector<unsigned> wsync; /* per thread: warp operations it has met in */
     Pending pending;
     std::string out; /* records of this block, written at its end */
 };
@@ -230,6 +232,15 @@ void trace_block_begin(Grid *g, unsigned long long b, const char *base, size_t b
     bt.dyn_lo = (uintptr_t)base;
     bt.dyn_hi = (uintptr_t)base + bytes;
     bt.pending.on = false;
+    bt.wsync.assign((size_t)g->block.x * g->block.y * g->block.z, 0);
+}
+
+void trace_warp_sync(unsigned base, unsigned mask)
+{
+    BlockTrace &b = tl_bt;
+    for (unsigned l = 0; l < 32; l++)
+        if ((mask >> l & 1) && base + l < b.wsync.size())
+            b.wsync[base + l]++;
 }
 
 /* A barrier of the block opened: the next phase begins. */
@@ -279,9 +290,10 @@ void trace_access(uintptr_t a, unsigned size, AccessKind kind)
     static const char *names[] = {"ld", "st", "atom"};
     char line[TRACE_LINE];
     int len = snprintf(line, sizeof line,
-                       "{\"t\":\"%s\",\"l\":%llu,\"b\":%llu,\"th\":%u,\"p\":%u,\"sp\":\"%c\","
-                       "\"a\":%d,\"o\":%zu,\"z\":%u,\"q\":%llu",
-                       names[kind], b.launch, b.block, f->linear, b.phase, space, arr, off, size, q);
+                       "{\"t\":\"%s\",\"l\":%llu,\"b\":%llu,\"th\":%u,\"p\":%u,\"w\":%u,"
+                       "\"sp\":\"%c\",\"a\":%d,\"o\":%zu,\"z\":%u,\"q\":%llu",
+                       names[kind], b.launch, b.block, f->linear, b.phase,
+                       f->linear < b.wsync.size() ? b.wsync[f->linear] : 0u, space, arr, off, size, q);
     if (kind == ACC_LOAD) {
         snprintf(line + len, sizeof line - (size_t)len, ",\"v\":%llu}\n",
                  detail::bits_at(a, size));

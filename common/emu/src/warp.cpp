@@ -425,6 +425,8 @@ unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value,
     arrived &= ~expected;
     if (expected == exist)
         volatile_met(w, (int)wi);
+    if (g_tracing)
+        trace_warp_sync(wi * 32, expected);
     return f->result;
 }
 
