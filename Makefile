@@ -67,6 +67,8 @@ HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
 
 LABS     := $(sort $(foreach d,$(wildcard labs/lab*-*),$(firstword $(subst -, ,$(notdir $(d))))))
 
+
+.PHONY: draw
 .PHONY: help solutions test deps deps-check dist bench plots clean backend-check bin grader grader-deps batch $(LABS) \
         test-unit test-compile test-labs print-backend print-arch print-config prebuild
 .DEFAULT_GOAL := help
@@ -84,6 +86,8 @@ help:
 	@echo "  make profile LAB=labN  ncu on your kernels and the reference: the handout's metrics"
 	@echo "                       side by side ([VARIANT=name] [N=2^24]; with a GPU: ncu; without:"
 	@echo "                       the emulator's exact counts of divergence, barriers, bank conflicts)"
+	@echo "  make draw LAB=labN   pictures of your kernel's run and the reference's on the emulator:"
+	@echo "                       phases, elements, what each thread read and wrote ([VARIANT=name] [N=16])"
 	@echo "  make dist            build/dist/reduce-scan-kit.tar.gz: a student's copy, no solutions"
 	@echo "                       (references prebuilt for DIST_ARCHS=\"$(DIST_ARCHS)\"; needs nvcc)"
 	@echo "  make clean           remove $(BUILD)/"
@@ -316,6 +320,7 @@ endif
 	@sh tests/noroot.sh
 	@sh tests/similarity.sh
 	@sh tests/missing-barrier.sh
+	@sh tests/draw.sh
 	@sh tests/lab7-lookback.sh
 	@sh tests/emu-pace.sh
 	@sh tests/host-memory.sh
@@ -393,6 +398,40 @@ $(COUNT_DIR)/ref/$(1): $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_
 endef
 ifeq ($(BACKEND),emu)
 $(foreach l,$(LABS),$(eval $(call COUNT_RULES,$(l))))
+endif
+
+# make draw LAB=labN [VARIANT=name] [N=16] [ARGS="-x -t float32 -s 3"]: pictures of what your kernel did
+# and what the reference did with the same input, drawn from the emulator's
+# recorder (common/tools/draw_lab.py, draw.py): one row per phase between
+# barriers, one column per element, an arrow from each element a thread read
+# to the one it wrote; lab 6, the tiles over time.  Always on the emulator
+# (counted builds, which know every __shared__ array), into $(DRAW_DIR)/;
+# lab 6 with tiles of 512 elements (DRAW_DEFINES_lab6), so that a small run
+# has several tiles, each long enough to overlap the next on four workers.  Picture: $(DRAW_DIR)/labN[-VARIANT].png (DRAW_EXT=svg).
+# ARGS: more options of the lab binary (the case: seed, dtype, op, exclusive).
+DRAW_DIR := $(BUILD)/draw
+DRAW_DEFINES_lab6 := -DTILE_THREADS=32 -DROWS=4
+DRAW_N = $(or $(N),$(if $(filter lab6,$(LAB)),4096,16))
+DRAW_EXT ?= png
+DRAW_OUT = $(DRAW_DIR)/$(LAB)$(if $(VARIANT),-$(VARIANT)).$(DRAW_EXT)
+draw:
+	@case " $(LABS) " in *" $(LAB) "*) ;; *) echo "usage: make draw LAB=labN (one of: $(LABS))" \
+	  "[VARIANT=name] [N=16]" >&2; exit 2;; esac
+	@$(MAKE) --no-print-directory EMU=1 $(DRAW_DIR)/$(LAB) $(if $(wildcard solutions),$(DRAW_DIR)/ref/$(LAB))
+	$(if $(filter lab6,$(LAB)),CUEMU_THREADS=4) $(PYTHON) common/tools/draw_lab.py --lab $(LAB) --yours $(DRAW_DIR)/$(LAB) \
+	  $(if $(wildcard solutions),--ref $(DRAW_DIR)/ref/$(LAB)) $(if $(VARIANT),--variant "$(VARIANT)") \
+	  -n "$(DRAW_N)" $(if $(filter lab6,$(LAB)),--timeline) -o $(DRAW_OUT) $(if $(ARGS),-- $(ARGS))
+
+define DRAW_RULES
+$(DRAW_DIR)/$(1): $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) $(EMU_RT_DEPS) | backend-check
+	@mkdir -p $$(@D)
+	$$(EMU_NVCC) --count $$(CUFLAGS) $(DRAW_DEFINES_$(1)) -o $$@ $(wildcard labs/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+$(DRAW_DIR)/ref/$(1): $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS) $(EMU_RT_DEPS) | backend-check
+	@mkdir -p $$(@D)
+	$$(EMU_NVCC) --count $$(CUFLAGS) $(DRAW_DEFINES_$(1)) -o $$@ $(wildcard solutions/$(1)-*/*.cu) $(HARNESS_OBJS) $(HOST_OBJS)
+endef
+ifeq ($(BACKEND),emu)
+$(foreach l,$(LABS),$(eval $(call DRAW_RULES,$(l))))
 endif
 
 # A student's copy: no solutions/ or tests/, each lab's reference prebuilt

@@ -59,6 +59,9 @@ void cli_usage(FILE *f, const char *prog)
             "      --exact          buffers of exactly n elements: no guard band, no poison\n"
             "                       (for compute-sanitizer: memcheck sees every stray access)\n"
             "      --witness        launch no kernel but the lab's (timed by a profiler outside)\n"
+            "      --trace FILE     emulator only: record every access of the lab's first run\n"
+            "                       into FILE (make draw draws it: common/tools/draw.py)\n"
+            "      --traffic        emulator only: count the first run's global memory traffic\n"
             "  -q, --quiet          print only the summary line\n"
             "  -h, --help           this text\n",
             prog);
@@ -112,7 +115,7 @@ static int parse_int(const char *s, int max, int *out)
 
 /* The long options without a short form, numbered above any character. */
 enum { O_TIMEOUT = 256, O_OUT, O_LIST, O_VERIFY, O_CASES, O_PROGRESS, O_NO_RAW, O_GRADED,
-       O_EXACT, O_ORDER, O_TUPLE, O_PRED, O_WITNESS };
+       O_EXACT, O_ORDER, O_TUPLE, O_PRED, O_WITNESS, O_TRACE, O_TRAFFIC };
 
 static const struct option longs[] = {
     {"help", no_argument, NULL, 'h'},           {"size", required_argument, NULL, 'n'},
@@ -127,7 +130,8 @@ static const struct option longs[] = {
     {"no-raw", no_argument, NULL, O_NO_RAW},    {"graded", no_argument, NULL, O_GRADED},
     {"exact", no_argument, NULL, O_EXACT},      {"order", required_argument, NULL, O_ORDER},
     {"tuple", required_argument, NULL, O_TUPLE}, {"pred", required_argument, NULL, O_PRED},
-    {"witness", no_argument, NULL, O_WITNESS},
+    {"witness", no_argument, NULL, O_WITNESS}, {"trace", required_argument, NULL, O_TRACE},
+    {"traffic", no_argument, NULL, O_TRAFFIC},
     {NULL, 0, NULL, 0}};
 /* '+': stop at the first word that is not an option (an error below);
  * ':': a missing value is told apart from an unknown option. */
@@ -197,6 +201,8 @@ static int take_option(int c, const char *v, cli_opts *o, char *err, size_t errl
     case O_OUT: if (!*v) FAIL("--out needs a file prefix"); o->out = v; break;
     case O_CASES: if (!*v) FAIL("--cases needs a file"); o->cases = v; break;
     case O_PROGRESS: if (!*v) FAIL("--progress needs a file"); o->progress = v; break;
+    case O_TRACE: if (!*v) FAIL("--trace needs a file"); o->trace = v; break;
+    case O_TRAFFIC: o->traffic = 1; break;
     }
     return 0;
 }

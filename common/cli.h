@@ -45,6 +45,11 @@ typedef struct {
                              (input and poison are copied up from the host, the
                              repeat check is done on the host), so every kernel a
                              profiler outside the process sees is the lab's */
+    const char *trace;    /* --trace FILE: the emulator records the first launch of the
+                             lab's run into FILE (make draw; cuemu_trace.h) */
+    int traffic;          /* --traffic: the emulator counts the global memory traffic of
+                             the first run (traffic_* in PREFIX.json; the grader's
+                             speed line on the emulator) */
 } cli_opts;
 
 enum { CLI_OK = 0, CLI_HELP = 1, CLI_ERROR = 2 };

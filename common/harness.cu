@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buffers.h"
+#include "trace_run.h"
 #include "caselist.h"
 #include "check.h"
 #include "cli.h"
@@ -143,6 +144,11 @@ static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t l
                         v->name, v->max_n, o->n), -1;
     if (o->exclusive && v->kind == KIND_REDUCE)
         return snprintf(err, len, "--exclusive applies to scans, and %s is a reduction", v->name), -1;
+#ifndef __CUEMU__
+    if (o->trace || o->traffic)
+        return snprintf(err, len, "--trace and --traffic count a run on the CPU emulator: "
+                                  "build there (make draw LAB=... does)"), -1;
+#endif
     return validate_lab7(o, v, err, len);
 }
 
@@ -182,6 +188,7 @@ typedef struct {
     copy_counts copies;     /* host copies into out and out of in (copy_count.h) */
     timing kernel, copy, cub;
     int have_cub;
+    unsigned long long moved[3]; /* --traffic: global bytes loaded, stored; atomics */
     double bytes;
     char device[256];
 } report;
@@ -232,6 +239,9 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
     jw_number(&w, "bytes", r->bytes);
     jw_number(&w, "gbps", stats_gbps(r->bytes, r->kernel.median_ms));
     jw_number(&w, "copy_gbps", stats_gbps(r->bytes, r->copy.median_ms));
+    if (o->traffic) /* the emulator's count of the first run (trace_run.h) */
+        jw_int(&w, "traffic_load_bytes", (long long)r->moved[0]), jw_int(&w, "traffic_store_bytes",
+               (long long)r->moved[1]), jw_int(&w, "traffic_atomics", (long long)r->moved[2]);
     jw_number(&w, "cub_gbps", r->have_cub ? stats_gbps(r->bytes, r->cub.median_ms) : NAN);
     jw_string(&w, "device", r->device);
 #ifdef __CUEMU__
@@ -431,8 +441,10 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     watch("running the kernel");
     double began = wall_s();
     watch_output(j, data_words * 4, r, 1);
+    trace_run(o, j->variant, &j->problem, 1, r->moved);
     run_once(j);
     CUDA_CHECK(cudaDeviceSynchronize());
+    trace_run(o, j->variant, &j->problem, 0, r->moved);
     watch_output(j, data_words * 4, r, 0);
     trace_step("first launch");
     int reps = timed_runs(o, wall_s() - began);

@@ -18,6 +18,7 @@ typedef struct {
     char device[96];    /* the device the run reported, or "" */
     unsigned pattern;   /* a wrong output's shape (diagnose.h PAT_*), or 0 */
     int gpu_oom;        /* CUDA-ERROR from out of device memory (EXIT_CUDA_OOM) */
+    double moved[3];    /* --traffic: global bytes loaded, stored, and atomics, or NaN */
 } test_result;
 
 typedef struct {

@@ -432,6 +432,8 @@ void case_command(const run_plan *plan, const suite_case *c, const char *prefix,
         cmd->argv[a++] = "--no-raw";
     if (plan->witness)
         cmd->argv[a++] = "--witness";
+    if (plan->traffic)
+        cmd->argv[a++] = "--traffic";
     cmd->argv[a] = NULL;
     cmd->argc = a;
 }
@@ -534,6 +536,7 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
     describe_status(st, how, sizeof how);
     memset(t, 0, sizeof *t);
     t->ms = t->gbps = t->copy_gbps = NAN;
+    t->moved[0] = t->moved[1] = t->moved[2] = NAN;
     snprintf(json_path, sizeof json_path, "%s.json", prefix);
     snprintf(bin_path, sizeof bin_path, "%s.bin", prefix);
     if (st->timed_out || (st->exited && st->code == EXIT_TIMEOUT)) {
@@ -570,6 +573,9 @@ void judge_ending(const run_plan *plan, const suite_case *c, const run_status *s
         json_get_number(text, "median_ms", &t->ms);
         json_get_number(text, "gbps", &t->gbps);
         json_get_number(text, "copy_gbps", &t->copy_gbps);
+        json_get_number(text, "traffic_load_bytes", &t->moved[0]);
+        json_get_number(text, "traffic_store_bytes", &t->moved[1]);
+        json_get_number(text, "traffic_atomics", &t->moved[2]);
         json_get_string(text, "device", t->device, sizeof t->device);
         t->verdict = V_PASS;
         if (!plan->no_raw && !host_written(c, text, t))

@@ -28,6 +28,7 @@ typedef struct {
                             written (--no-raw) nor judged, only its time read */
     int exact;           /* buffers of exactly n elements (--exact): sanitizer runs */
     int witness;         /* --witness: no kernel but the lab's (a profiler times them) */
+    int traffic;         /* --traffic: the emulator counts the run's global traffic */
 } run_plan;
 
 /* The exit status a wrapping compute-sanitizer is told to use for findings

@@ -177,6 +177,49 @@ static void print_head(const grade_run *g, FILE *f)
     }
 }
 
+/* On the emulator, a group with a WRONG or RACE case: the make draw
+ * command that pictures its smallest such case (drawn on request, so
+ * that grading stays fast), and what to look for in it.  Not for lab 7's
+ * decodes and compactions, which make draw does not picture. */
+static void draw_line(const grade_run *g, int group, FILE *f)
+{
+    const suite *s = g->s;
+    const suite_case *best = NULL;
+    if (strcmp(g->backend, "gpu") == 0)
+        return;
+    for (int c = 0; c < s->ncases; c++) {
+        const suite_case *k = &s->cases[c];
+        int v = g->tests[c].verdict;
+        if (k->group == group && (v == V_WRONG || v == V_RACE) && k->kind != KIND_DECODE &&
+            k->kind != KIND_COMPACT && (!best || k->n < best->n))
+            best = k;
+    }
+    if (!best)
+        return;
+    char args[160];
+    int len = snprintf(args, sizeof args, "-s %llu%s", (unsigned long long)best->seed,
+                       best->exclusive ? " -x" : "");
+    if (best->dtype != DT_INT32)
+        len += snprintf(args + len, sizeof args - (size_t)len, " -t %s", dtype_name(best->dtype));
+    if (best->op != OP_SUM)
+        len += snprintf(args + len, sizeof args - (size_t)len, " -p %s", op_name(best->op));
+    if (best->dist != DIST_SMALL)
+        snprintf(args + len, sizeof args - (size_t)len, " -d %s", dist_name(best->dist));
+    /* lab 6 draws tiles of 512 elements (Makefile, DRAW_DEFINES_lab6): 8 of them */
+    char sched[48] = "";
+    if (best->schedule[0])
+        snprintf(sched, sizeof sched, "CUEMU_SCHEDULE=%s ", best->schedule);
+    size_t most = best->kind == KIND_SCAN && strcmp(s->lab, "lab6") == 0 ? 4096 : 32;
+    fprintf(f, "  see it: %smake draw LAB=%s VARIANT=%s N=%zu ARGS=\"%s\" (picture: "
+               "build/draw/%s-%s.png)%s: your run beside the reference's; look for the circled "
+               "first wrong output, the inputs it lacks or has twice, and red dashed arrows (a "
+               "read racing a write: a missing __syncthreads())\n",
+            sched,
+            s->lab, best->variant, best->n < most ? best->n : most, args, s->lab, best->variant,
+            best->n > most ? "; the case failed at a larger n, a small one usually shows the "
+                             "same bug" : "");
+}
+
 /* The report as the grader lays it out (print_report cleans it). */
 static void render_report(const grade_run *g, FILE *f)
 {
@@ -218,6 +261,7 @@ static void render_report(const grade_run *g, FILE *f)
         hint_line(g, i, hint, sizeof hint);
         if (hint[0])
             fprintf(f, "  %s\n", hint);
+        draw_line(g, i, f);
     }
     for (int k = 0; k < s->nspeed; k++) {
         const suite_speed *sp = &s->speed[k];

@@ -271,6 +271,42 @@ static int settled(const grade_run *g, const int *which, int count)
     return 1;
 }
 
+/* On the emulator, where speed is not graded: what the student's kernels
+ * moved through global memory on speed test k's input, cut to EMU_TRAFFIC_N
+ * elements (one run with --traffic), beside what one pass needs; only
+ * where the test's group passed (a wrong kernel's traffic means nothing).
+ * make profile sets it beside the design's own minimum. */
+static void emu_traffic(grade_run *g, int k, const run_plan *base)
+{
+    const suite_speed *sp = &g->s->speed[k];
+    speed_result *r = &g->speed[k];
+    if (strcmp(g->backend, "gpu") == 0 || g->build_failed || g->forbidden[0] ||
+        g->group_run[sp->group] == 0 || g->group_passed[sp->group] < g->group_run[sp->group])
+        return;
+    suite_case c;
+    speed_case(sp, &c);
+    c.n = c.n < EMU_TRAFFIC_N ? c.n : EMU_TRAFFIC_N;
+    const suite_case *one[1] = {&c};
+    run_plan plan = *base;
+    plan.reps = plan.warmup = 0;
+    plan.traffic = 1;
+    test_result t;
+    run_all(&plan, one, 1, &t);
+    if (t.verdict != V_PASS || !isfinite(t.moved[0]) || !isfinite(t.moved[1]) || c.n == 0)
+        return;
+    double unit = (double)c.n * (double)dtype_size(c.dtype);
+    size_t len = strlen(r->detail);
+    snprintf(r->detail + len, sizeof r->detail - len,
+             "\nyour %s moved %.2f n elements through global memory at n = %zu (%.2f n read, "
+             "%.2f n written, %.0f atomics); a single pass needs %s (make profile LAB=%s: this "
+             "design's minimum)", c.kind == KIND_REDUCE ? "reduction"
+                                  : c.kind == KIND_SCAN || c.kind == KIND_SECTION_SCAN ? "scan"
+                                                                                      : "kernels",
+             (t.moved[0] + t.moved[1]) / unit, c.n, t.moved[0] / unit, t.moved[1] / unit,
+             t.moved[2], c.kind == KIND_REDUCE ? "1 n (read once)" : "2 n (read once, write "
+             "once)", g->s->lab);
+}
+
 /* Every speed test: up to SPEED_ROUNDS rounds alternating the student's binary
  * and the reference; points from the ratio of the best medians. */
 void run_speed_tests(grade_run *g, const char *student, const char *ref, const char *work,
@@ -281,6 +317,8 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
     static suite_case store[SUITE_MAX_SPEED];
     const suite_case *cases[SUITE_MAX_SPEED];
     int which[SUITE_MAX_SPEED], count = 0;
+    run_plan mine = {.binary = student, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
+                     .timeout_s = timeout, .sandbox = sb};
     for (int k = 0; k < s->nspeed; k++) {
         speed_result *r = &g->speed[k];
         char buf[256];
@@ -290,6 +328,7 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
         r->verdict = why ? V_SKIPPED : V_PASS;
         if (why) {
             snprintf(r->detail, sizeof r->detail, "%s", why);
+            emu_traffic(g, k, &mine);
             continue;
         }
         speed_case(&s->speed[k], &store[count]);
@@ -304,8 +343,6 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
         fsview_add(&ref_view, ref, FSV_RO);
         ref_sb.view = &ref_view;
     }
-    run_plan mine = {.binary = student, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
-                     .timeout_s = timeout, .sandbox = sb};
     run_plan theirs = {.binary = ref, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                        .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
     double t0 = now_s();

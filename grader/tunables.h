@@ -173,6 +173,13 @@
  * padding a file past the text scan's reach was a way around it. */
 #define SUBMISSION_FILE_MAX_BYTES (1 << 20)
 
+/* On the emulator, where speed is not graded, each speed test's line says
+ * how much global memory the student's kernels moved per element, from one
+ * run of the test's input cut to this many elements (--traffic): enough
+ * blocks and tiles for every pass of a design to show (2^16 int32 is 64
+ * sections of lab 3, 8 tiles of lab 6), about half a second emulated. */
+#define EMU_TRAFFIC_N ((size_t)1 << 16)
+
 /* The seed of every speed test's input: fixed, so that the student's
  * binary and the reference time the very same bytes. */
 #define SPEED_SEED 7

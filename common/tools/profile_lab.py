@@ -41,6 +41,7 @@ import tempfile
 
 import ncu_csv
 import profile_metrics
+import traffic
 from bench import parse_size
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -267,6 +268,10 @@ def profile_variant(args, ncu, variant, n):
         notes += wrong_result_note(who, output, "counters")
         sides.append((who, runs))
     print(table(args.lab, variant, n, sides))
+    d = traffic.design(args.lab, variant)
+    if d:
+        print("  this design moves at least %g n elements (%g DRAM bytes / element): %s"
+              % (d[0], 4 * d[0], d[1]))
     for note in notes:
         print("  " + note)
     return status
@@ -320,6 +325,12 @@ def emu_profile_variant(args, variant, n):
         notes += ["not counted (%s): %s" % (who, what) for what in skipped]
         sides.append((who, runs))
     print(table(args.lab, variant, n, sides, emu=True))
+    kind = "reduce" if args.lab in ("lab1", "lab2") else "scan"
+    for who, runs in sides:
+        if runs:
+            whose = "your" if who == "yours" else "the reference's"
+            print("  %s" % traffic.line(args.lab, variant, [r["metrics"] for r in runs], n, 4,
+                                        kind, whose))
     for note in notes:
         print("  " + note)
     return status

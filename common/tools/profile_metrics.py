@@ -98,8 +98,10 @@ LABS = {
 # shape, but `num` and `den` name the counts of the emulator's report
 # (branches, divergent, barriers, blocks, shared_loads, shared_stores,
 # wavefronts_ld, wavefronts_st, conflicts_ld, conflicts_st) instead of ncu
-# metrics.  Time, instructions and DRAM traffic have no emulator row: the
-# emulator runs kernels on a CPU, so they would describe the CPU.
+# metrics.  Time and instructions have no emulator row: the emulator runs
+# kernels on a CPU, so they would describe the CPU.  Global traffic has one
+# (global_load_bytes + global_store_bytes): every access of device memory,
+# where a GPU's DRAM bytes are what its caches let through.
 EROW_DIVERGENT = dict(label="divergent branches / block", num=["divergent"], den=["blocks"],
                       combine="sum", scale=1, fmt="%.1f",
                       means="warp-level if/loop executions whose lanes went both ways",
@@ -127,11 +129,18 @@ EROW_CONFLICTS = dict(label="bank conflicts (ld + st)", num=["conflicts_ld", "co
                       means="wavefronts beyond the fewest the bytes need",
                       why="what ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared counts")
 
-EMU_DEFAULT_ROWS = [EROW_BARRIERS, EROW_DIVERGENT, EROW_CONFLICTS]
+EROW_GLOBAL_B = dict(label="global bytes / element",
+                     num=["global_load_bytes", "global_store_bytes"], den="n", combine="sum",
+                     scale=1, fmt="%.2f",
+                     means="device memory the threads loaded and stored per int32 element",
+                     why="the emulator's side of ncu's DRAM bytes: every access counted, no "
+                         "cache merging them (common/tools/traffic.py has each design's minimum)")
+
+EMU_DEFAULT_ROWS = [EROW_BARRIERS, EROW_DIVERGENT, EROW_CONFLICTS, EROW_GLOBAL_B]
 
 EMU_LABS = {
     "lab1": [EROW_DIVERGENT, EROW_DIV_SHARE, EROW_BARRIERS],
-    "lab2": [EROW_DIVERGENT, EROW_DIV_SHARE, EROW_BARRIERS],
+    "lab2": [EROW_DIVERGENT, EROW_DIV_SHARE, EROW_BARRIERS, EROW_GLOBAL_B],
     "lab3": [EROW_BARRIERS, EROW_PASSES_LD, EROW_PASSES_ST, EROW_CONFLICTS],
     "lab4": [EROW_BARRIERS, EROW_PASSES_LD, EROW_PASSES_ST, EROW_CONFLICTS],
 }
@@ -151,7 +160,7 @@ def gpu_only_labels(lab):
     instructions, lanes, DRAM): named under the emulator's table."""
     counted = {"branch uniformity": EROW_DIV_SHARE, "passes / shared load": EROW_PASSES_LD,
                "passes / shared store": EROW_PASSES_ST,
-               "bank conflicts (ld + st)": EROW_CONFLICTS}
+               "bank conflicts (ld + st)": EROW_CONFLICTS, "DRAM bytes / element": EROW_GLOBAL_B}
     return [row["label"] for row in rows_for(lab) if row["label"] not in counted]
 
 

@@ -23,6 +23,9 @@
  *    the wavefronts beyond the fewest its bytes need (one per 128 bytes).
  *  - Barriers: each __syncthreads() that opens, per block, and the warps
  *    that arrive at it.
+ *  - Global memory: the bytes device threads loaded from and stored to
+ *    device allocations, and their atomics there (the traffic each lab's
+ *    design states its minimum in: common/tools/traffic.py).
  * Counting is by each thread's own sequence, so it does not depend on the
  * schedule.  What is not counted is said in the report, never dropped:
  * atomics on shared memory and accesses through memcpy-like ranges.
@@ -79,6 +82,8 @@ struct LaunchCount {
     unsigned long long branches = 0, divergent = 0;
     unsigned long long requests[2] = {}, wavefronts[2] = {}, ideal[2] = {};
     unsigned long long atomics = 0, ranges = 0;
+    unsigned long long global[3] = {}; /* bytes loaded, bytes stored; atomics (count) */
+    unsigned long long global_atomic_bytes = 0;
     std::map<unsigned long long, SiteTotal> sites;
     std::map<uintptr_t, SharedTotal> pcs;
 };
@@ -92,6 +97,7 @@ struct BlockCount {
     std::unordered_map<unsigned long long, std::vector<unsigned>> seq; /* site -> k per thread */
     std::vector<Event> branches, shared;
     unsigned long long barriers = 0, atomics = 0, ranges = 0;
+    unsigned long long global[3] = {}, global_atomic_bytes = 0;
     std::unordered_map<unsigned long long, std::pair<const char *, int>> where;
 };
 
@@ -131,6 +137,23 @@ bool in_shared(const BlockCount &b, uintptr_t a)
         if (a >= r.first && a < r.second)
             return true;
     return false;
+}
+
+/* Global memory traffic: bytes a device thread loaded from and stored to
+ * device allocations, and its atomics on them (the traffic a design's
+ * minimum is stated in; a thread's own stack is not global memory). */
+void count_global(BlockCount &b, uintptr_t a, unsigned size, AccessKind kind)
+{
+    uintptr_t base;
+    size_t bytes;
+    if (kind == ACC_RANGE || !device_region_of(a, &base, &bytes))
+        return;
+    if (kind == ACC_ATOMIC) {
+        b.global[2]++;
+        b.global_atomic_bytes += size;
+    } else {
+        b.global[kind == ACC_STORE] += size;
+    }
 }
 
 bool same_request(const Event &x, const Event &y)
@@ -220,6 +243,9 @@ void add_to(LaunchCount &to, const LaunchCount &from)
     }
     to.atomics += from.atomics;
     to.ranges += from.ranges;
+    for (int i = 0; i < 3; i++)
+        to.global[i] += from.global[i];
+    to.global_atomic_bytes += from.global_atomic_bytes;
     for (const auto &s : from.sites) {
         to.sites[s.first].execs += s.second.execs;
         to.sites[s.first].divergent += s.second.divergent;
@@ -263,6 +289,9 @@ void count_block_end()
     lc.barrier_warps = b.barriers * ((b.n + WARP_LANES - 1) / WARP_LANES);
     lc.atomics = b.atomics;
     lc.ranges = b.ranges;
+    for (int i = 0; i < 3; i++)
+        lc.global[i] = b.global[i];
+    lc.global_atomic_bytes = b.global_atomic_bytes;
     merge_branches(b.branches, lc);
     merge_shared(b.shared, lc);
     {
@@ -282,6 +311,7 @@ void count_block_end()
     b.shared.clear();
     b.seq.clear();
     b.barriers = b.atomics = b.ranges = 0;
+    b.global[0] = b.global[1] = b.global[2] = b.global_atomic_bytes = 0;
 }
 
 /* Grid g has finished: its counts are a launch of the report. */
@@ -401,6 +431,9 @@ void json_launch(FILE *f, State &s, const LaunchCount &lc, size_t index)
             lc.blocks, lc.block_threads, lc.barriers, lc.barrier_warps, lc.branches,
             lc.divergent, lc.requests[0], lc.requests[1], lc.wavefronts[0], lc.wavefronts[1],
             lc.wavefronts[0] - lc.ideal[0], lc.wavefronts[1] - lc.ideal[1]);
+    fprintf(f, ", \"global_load_bytes\": %llu, \"global_store_bytes\": %llu, "
+               "\"global_atomics\": %llu, \"global_atomic_bytes\": %llu",
+            lc.global[0], lc.global[1], lc.global[2], lc.global_atomic_bytes);
     fprintf(f, ", \"divergent_at\": [");
     std::vector<Line> d = divergent_lines(s, lc);
     for (size_t i = 0; i < d.size(); i++) {
@@ -446,7 +479,8 @@ void print_launch(FILE *f, State &s, const LaunchCount &lc, size_t index)
         fprintf(f, "%s %s: %.2f wavefronts per request", i ? ";" : ":", c[i].where.c_str(),
                 (double)c[i].b / (double)c[i].a);
     (void)req;
-    fprintf(f, "\n");
+    fprintf(f, "\n  global memory  %llu bytes loaded, %llu stored, %llu atomics (%llu bytes)\n",
+            lc.global[0], lc.global[1], lc.global[2], lc.global_atomic_bytes);
     for (const std::string &n : not_counted(s, lc))
         fprintf(f, "  not counted:   %s\n", n.c_str());
 }
@@ -485,8 +519,12 @@ void count_access(uintptr_t a, unsigned size, AccessKind kind, uintptr_t pc)
 {
     detail::BlockCount &b = tl_bc;
     detail::Fiber *f = detail::tl_fiber;
-    if (!b.active || !f || !detail::in_shared(b, a))
+    if (!b.active || !f)
         return;
+    if (!detail::in_shared(b, a)) {
+        detail::count_global(b, a, size, kind);
+        return;
+    }
     if (kind == ACC_ATOMIC) {
         b.atomics++;
         return;
@@ -536,6 +574,19 @@ void count_shared(const volatile void *p, size_t bytes)
         if (r.first == lo)
             return;
     detail::tl_static.push_back({lo, lo + bytes});
+}
+
+/* For the recorder: the static __shared__ array of this worker that holds
+ * a (registered in counted builds only). */
+bool detail::static_shared_of(uintptr_t a, uintptr_t *lo, int *index)
+{
+    for (size_t i = 0; i < detail::tl_static.size(); i++)
+        if (a >= detail::tl_static[i].first && a < detail::tl_static[i].second) {
+            *lo = detail::tl_static[i].first;
+            *index = (int)i;
+            return true;
+        }
+    return false;
 }
 
 /* The source pass met something whose accesses are not counted. */

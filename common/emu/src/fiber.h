@@ -131,6 +131,22 @@ void count_barrier();
 void count_block_end();
 void count_launch_end(Grid *g);
 
+/* The recorder (trace.cpp; each call only where g_tracing): a launch
+ * begins and ends, a worker starts and ends a block, a barrier opens. */
+void trace_launch_begin(Grid *g);
+void trace_launch_end(Grid *g);
+void trace_block_begin(Grid *g, unsigned long long b, const char *base, size_t bytes);
+void trace_barrier();
+void trace_block_end();
+/* The lanes of mask (of the warp whose lane 0 is thread base) met in a
+ * warp operation: what each stored before is ordered before what the
+ * others load after (no race between them, though no barrier opened). */
+void trace_warp_sync(unsigned base, unsigned mask);
+/* Counted builds register static __shared__ arrays (count.cpp): the one
+ * of this worker holding a, its start and its number in declaration
+ * order, for the recorder. */
+bool static_shared_of(uintptr_t a, uintptr_t *lo, int *index);
+
 /* The base of fiber i's stack (its guard page, or the page below its
  * canary), allocated on first use (stacks.cpp). */
 char *stack_for(Worker *w, unsigned i);

@@ -55,6 +55,9 @@ Where where_now();
 
 /* Device allocations (runtime.cpp). */
 bool is_device_range(const void *p, size_t n);
+/* The live device allocation (or registered symbol) holding address a:
+ * its start and size.  Cheap on repeated calls (counters, recorder). */
+bool device_region_of(uintptr_t a, uintptr_t *base, size_t *size);
 /* Describe an address for the fault handler: "4 bytes past the end of a
  * 64-byte device allocation at 0x...".  Returns false if it is not near
  * any device allocation.  Signal-safe (no locks, no allocation). */
@@ -155,6 +158,25 @@ void watch_launch_end();
 enum AccessKind { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_RANGE };
 /* A device thread's access of [a, a + size) at pc (counted builds). */
 void count_access(uintptr_t a, unsigned size, AccessKind kind, uintptr_t pc);
+/* The recorder (trace.cpp, CUEMU_TRACE or cuemuTraceStart): on, and a
+ * device thread's access (kind ACC_LOAD / ACC_STORE / ACC_ATOMIC: an
+ * atomic that writes; an atomic load is ACC_LOAD).
+ * Tunables, each with its reason:
+ *   TRACE_MAX_EVENTS: events one process records at most; past it the
+ *     trace says it was cut short and records nothing more.  A drawn run is
+ *     small (N = 16 to 256: a few thousand events); a trace left on for a
+ *     large run must not fill the disk.
+ *   TRACE_LINE: the longest record line (a kernel's name may be long).
+ *   TRACE_DUMP_BYTES: bytes of a named allocation (the input) written with
+ *     its name: a drawn run's input is at most a few KiB. */
+enum { TRACE_MAX_EVENTS = 2000000, TRACE_LINE = 1024, TRACE_DUMP_BYTES = 65536 };
+extern bool g_tracing;
+void trace_access(uintptr_t a, unsigned size, AccessKind kind);
+/* Global traffic counted (cuemuTrafficStart, trace.cpp): on, and an access. */
+extern bool g_traffic;
+void traffic_access(uintptr_t a, unsigned size, AccessKind kind);
+/* Start recording into path (CUEMU_TRACE at start-up, or the harness). */
+bool trace_start(const char *path);
 /* A worker starts block b (seeds the flush moments from the memory seed). */
 void mem_block_begin(unsigned long long b);
 /* A worker stops a fiber (barrier, warp operation, exit): a volatile store

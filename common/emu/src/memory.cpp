@@ -199,7 +199,7 @@ void touch(StoreBuffer &b, uintptr_t a, unsigned size, bool write)
 }
 
 /* The hot path of every access hook: nothing to do in the default mode
- * (one test: neither weak memory nor counters), on the host thread, or with
+ * (one test: no weak memory, counters, watch or recorder), on the host thread, or with
  * an empty buffer.  A counted build tells the counters first (count.cpp). */
 __attribute__((noinline)) StoreBuffer *hook_on(uintptr_t a, unsigned size, bool write,
                                                 uintptr_t pc, AccessKind kind)
@@ -208,6 +208,10 @@ __attribute__((noinline)) StoreBuffer *hook_on(uintptr_t a, unsigned size, bool 
         watch_store(a, size);
     if (g_counting)
         count_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind, pc);
+    if (g_tracing && kind != ACC_ATOMIC) /* atomics: atomic_hook tells it */
+        trace_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind);
+    if (g_traffic)
+        traffic_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind);
     if (!g_weak_memory)
         return nullptr;
     StoreBuffer &b = tl_sb;
@@ -273,6 +277,8 @@ inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writ
 {
     if (writes && g_watch_len && watched((uintptr_t)a, size))
         watch_store((uintptr_t)a, size);
+    if (g_tracing)
+        trace_access((uintptr_t)a, size, writes ? ACC_ATOMIC : ACC_LOAD);
     StoreBuffer *b = hook((uintptr_t)a, size, true, pc, ACC_ATOMIC);
     if (!b)
         return;

@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "device_model.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -34,6 +35,7 @@ Region g_regions[MAX_REGIONS]; /* read without locks by the fault handler */
 int g_nregions = 0;
 std::mutex g_mem_mu;
 std::map<uintptr_t, int> g_live; /* user address -> region index */
+std::atomic<unsigned> g_region_gen{0}; /* changes with every allocation and free */
 int g_freed_kept = 0;
 const int MAX_FREED_KEPT = 4096;
 
@@ -227,6 +229,32 @@ bool is_device_range(const void *p, size_t n)
     return (uintptr_t)p + n <= r.user + r.size;
 }
 
+/* The counters and the recorder ask this of every access: the last
+ * answer is kept per OS thread and trusted until an allocation is made or
+ * freed (the generation changes), so the lock is taken about once per
+ * allocation and thread, not once per access. */
+bool device_region_of(uintptr_t a, uintptr_t *base, size_t *size)
+{
+    static thread_local unsigned gen = ~0u;
+    static thread_local uintptr_t lo, hi;
+    unsigned now = g_region_gen.load(std::memory_order_acquire);
+    if (gen == now && a >= lo && a < hi) {
+        *base = lo;
+        *size = hi - lo;
+        return true;
+    }
+    std::lock_guard<std::mutex> lk(g_mem_mu);
+    int i = find_live((const void *)a);
+    if (i < 0)
+        return false;
+    gen = now;
+    lo = g_regions[i].user;
+    hi = lo + (g_regions[i].size ? g_regions[i].size : 1);
+    *base = lo;
+    *size = hi - lo;
+    return true;
+}
+
 bool describe_device_address(uintptr_t a, char *buf, size_t len)
 {
     int n = g_nregions;
@@ -295,6 +323,7 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
     }
     g_regions[slot] = Region{map, len, user, size, 1};
     g_live[user] = slot;
+    g_region_gen.fetch_add(1, std::memory_order_release);
     *ptr = (void *)user;
     return cudaSuccess;
 }
@@ -310,6 +339,7 @@ cudaError_t cudaFree(void *ptr)
         return g_last_error = cudaErrorInvalidValue;
     Region &r = g_regions[it->second];
     g_live.erase(it);
+    g_region_gen.fetch_add(1, std::memory_order_release);
     if (g_freed_kept < MAX_FREED_KEPT) {
         /* Keep the addresses reserved, inaccessible, so use-after-free faults. */
         mmap((void *)r.map, r.map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
@@ -431,6 +461,7 @@ cudaError_t cuemu_register_symbol(void *addr, size_t size)
         return g_last_error = cudaErrorMemoryAllocation;
     g_regions[slot] = Region{0, 0, (uintptr_t)addr, size, 3};
     g_live[(uintptr_t)addr] = slot;
+    g_region_gen.fetch_add(1, std::memory_order_release);
     return cudaSuccess;
 }
 
@@ -475,54 +506,6 @@ cudaError_t cudaGetLastError(void)
     return e;
 }
 cudaError_t cudaPeekAtLastError(void) { return g_last_error; }
-
-const char *cudaGetErrorName(cudaError_t e)
-{
-    switch (e) {
-#define N(x) case x: return #x;
-        N(cudaSuccess) N(cudaErrorInvalidValue) N(cudaErrorMemoryAllocation)
-        N(cudaErrorInitializationError) N(cudaErrorCudartUnloading)
-        N(cudaErrorInvalidConfiguration) N(cudaErrorInvalidPitchValue) N(cudaErrorInvalidSymbol)
-        N(cudaErrorInvalidDevicePointer) N(cudaErrorInvalidMemcpyDirection)
-        N(cudaErrorInsufficientDriver) N(cudaErrorInvalidDeviceFunction) N(cudaErrorNoDevice)
-        N(cudaErrorInvalidDevice) N(cudaErrorInvalidResourceHandle) N(cudaErrorNotReady)
-        N(cudaErrorIllegalAddress) N(cudaErrorLaunchOutOfResources) N(cudaErrorLaunchTimeout)
-        N(cudaErrorAssert) N(cudaErrorLaunchFailure) N(cudaErrorCooperativeLaunchTooLarge)
-        N(cudaErrorNotSupported) N(cudaErrorUnknown)
-#undef N
-    }
-    return "cudaErrorUnknown";
-}
-
-const char *cudaGetErrorString(cudaError_t e)
-{
-    switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInitializationError: return "initialization error";
-    case cudaErrorCudartUnloading: return "driver shutting down";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
-    case cudaErrorInvalidSymbol: return "invalid device symbol";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
-    case cudaErrorInvalidDeviceFunction: return "invalid device function";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
-    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
-    case cudaErrorAssert: return "device-side assert triggered";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
-    case cudaErrorNotSupported: return "operation not supported";
-    default: return "unknown error";
-    }
-}
 
 cudaError_t cudaGetDeviceCount(int *count)
 {

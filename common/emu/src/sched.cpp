@@ -326,6 +326,8 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
     dyn_smem_base = w->smem_region + w->smem_cap - dyn;
     if (g_counting)
         count_block_begin(g, dyn_smem_base, g->shmem, n);
+    if (g_tracing)
+        trace_block_begin(g, b, dyn_smem_base, g->shmem);
 
     if (w->perm.size() < n)
         w->perm.resize(n);
@@ -366,6 +368,8 @@ void run_block(Worker *w, Grid *g, unsigned long long b)
     }
     if (g_counting)
         count_block_end();
+    if (g_tracing)
+        trace_block_end();
 }
 
 unsigned long long block_at(Grid *g, unsigned long long k)
@@ -597,6 +601,8 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     }
 
     watch_launch_begin();
+    if (g_tracing)
+        trace_launch_begin(&g);
     std::unique_lock<std::mutex> lk(g_mu);
     start_workers();
     if (cfg.cooperative)
@@ -622,6 +628,8 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     watch_launch_end();
     if (g_counting)
         count_launch_end(&g);
+    if (g_tracing)
+        trace_launch_end(&g);
     return cudaSuccess;
 }
 

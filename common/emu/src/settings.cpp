@@ -2,9 +2,11 @@
  * settings.cpp - the emulator's settings, read once from the environment:
  * CUEMU_SCHEDULE (the order fibers and blocks run in), CUEMU_THREADS (OS
  * worker threads), CUEMU_TIMEOUT (seconds without progress before a
- * deadlock report), CUEMU_STACK_KB (each fiber's stack) and CUEMU_MEMORY
- * (strong, or the weak mode of memory.cpp).  A diagnostic prints them
- * (settings_text) so that a failing run can be repeated exactly.
+ * deadlock report), CUEMU_STACK_KB (each fiber's stack), CUEMU_MEMORY
+ * (strong, or the weak mode of memory.cpp) and CUEMU_TRACE (the recorder,
+ * trace.cpp: the file every access of every launch is written to).  A
+ * diagnostic prints them (settings_text) so that a failing run can be
+ * repeated exactly.
  */
 #include "internal.h"
 #include "fiber.h"
@@ -105,6 +107,8 @@ void load_settings()
         kib = (size_t)atoi(e);
     s.stack_bytes = kib * 1024;
     load_memory_setting(s);
+    if ((e = getenv("CUEMU_TRACE")) && *e) /* the recorder (trace.cpp) */
+        trace_start(e);
     int len;
     if (s.schedule == SCHED_RANDOM)
         len = snprintf(g_settings_text, sizeof g_settings_text,

@@ -100,6 +100,8 @@ void resolve_stall(Worker *w)
     w->nbarrier = 0;
     if (g_counting)
         count_barrier();
+    if (g_tracing)
+        trace_barrier();
     g_progress.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -423,6 +425,8 @@ unsigned long long warp_op(WarpOp kind, unsigned mask, unsigned long long value,
     arrived &= ~expected;
     if (expected == exist)
         volatile_met(w, (int)wi);
+    if (g_tracing)
+        trace_warp_sync(wi * 32, expected);
     return f->result;
 }
 
