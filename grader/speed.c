@@ -303,8 +303,9 @@ static void emu_traffic(grade_run *g, int k, const run_plan *base)
                                   : c.kind == KIND_SCAN || c.kind == KIND_SECTION_SCAN ? "scan"
                                                                                       : "kernels",
              (t.moved[0] + t.moved[1]) / unit, c.n, t.moved[0] / unit, t.moved[1] / unit,
-             t.moved[2], c.kind == KIND_REDUCE ? "1 n (read once)" : "2 n (read once, write "
-             "once)", g->s->lab);
+             t.moved[2], c.kind == KIND_REDUCE    ? "1 n (read once)"
+                         : c.kind == KIND_COMPACT ? "1 n read and the kept elements written once"
+                                                  : "2 n (read once, write once)", g->s->lab);
 }
 
 /* Every speed test: up to SPEED_ROUNDS rounds alternating the student's binary

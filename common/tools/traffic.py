@@ -20,6 +20,10 @@ DESIGNS = {
     ("lab5", "reduce-then-scan"): (3, "reduce-then-scan: reduce reads n; scan reads n, writes n"),
     ("lab6", None): (2, "a single pass reads each input once and writes each output once"),
     ("lab7", None): (2, "one pass over the data: read once, write once"),
+    ("lab7", "compact"): (1, "one pass reads each input once and writes only the kept "
+                             "elements: 1 n plus the share kept"),
+    ("lab7", "compact-3step"): (5, "flags written, scanned (read and written) and read again: "
+                                   "5 n, plus the kept elements' positions, values and copies"),
 }
 SINGLE_PASS = 2  # what any scan must move: read n, write n
 
@@ -43,10 +47,11 @@ def line(lab, variant, count_lines, n, esize, kind="scan", whose="your"):
     """The sentence make profile prints: what the run moved, what a single
     pass needs, and the design's minimum with its reason."""
     ld, st, at = moved(count_lines, n, esize)
-    what = "reduction" if kind == "reduce" else "scan"
+    compaction = (variant or "").startswith("compact")
+    what = "reduction" if kind == "reduce" else "compaction" if compaction else "scan"
     text = "%s %s moved %.2f n elements (%.2f n read, %.2f n written%s)" % (
         whose, what, ld + st, ld, st, ", %d atomics" % at if at else "")
-    if kind != "reduce":
+    if kind != "reduce" and not compaction:  # a compaction writes only what it keeps
         text += "; a single pass needs %d n" % SINGLE_PASS
     d = design(lab, variant)
     if d:
