@@ -260,21 +260,20 @@ static void add_diagnosis(const suite_case *c, const void *in, const uint32_t *g
 }
 
 /* The input the last call of the run saw, into in: the case's, with set
- * 0's changes when the run was perturbed (perturb.h).  A decode's changes were
- * made to its encoded words, and the checker wants the data they decode
- * to: encoded, changed, decoded again (wrapping integers: exact). */
+ * 0's changes when the run was perturbed (perturb.h).  An encoded input's
+ * changes were made to its encoded words (kinds.h), and the checker wants
+ * the data they decode to: encoded, changed, decoded again (wrapping
+ * integers: exact). */
 static void case_input(const suite_case *c, int perturbed, void *in)
 {
+    kind_params kp = {c->section, c->order, c->tuple, c->pred};
     regen_input(in, c->n, c->dtype, c->dist, c->seed);
     if (!perturbed)
         return;
-    if (c->kind == KIND_DECODE)
-        ref_encode(in, c->n, c->dtype, c->order, c->tuple);
-    perturb_input p = {c->n, c->dtype, c->dist, c->seed,
-                       c->kind == KIND_COMPACT ? (int)c->pred : -1};
+    kind_encode(c->kind, in, c->n, c->dtype, &kp);
+    perturb_input p = {c->n, c->dtype, c->dist, c->seed, kind_perturb_keep(c->kind, &kp)};
     perturb_host(in, &p, perturbed);
-    if (c->kind == KIND_DECODE)
-        ref_decode(in, c->n, c->dtype, c->order, c->tuple);
+    kind_decode(c->kind, in, c->n, c->dtype, &kp);
 }
 
 /* Check one copy of the output; the input is generated on first need. */
@@ -411,13 +410,14 @@ void case_command(const run_plan *plan, const suite_case *c, const char *prefix,
     cmd->argv[a++] = "--op"; cmd->argv[a++] = op_name(c->op);
     cmd->argv[a++] = "--dist"; cmd->argv[a++] = dist_name(c->dist);
     if (c->exclusive) cmd->argv[a++] = "--exclusive";
-    if (c->kind == KIND_DECODE) { /* (lab 7; other kinds keep their commands as they were) */
+    const unsigned params = kind_get(c->kind)->params; /* the options of those it reads */
+    if (params & KP_ORDER_TUPLE) {
         snprintf(cmd->order, sizeof cmd->order, "%d", c->order);
         snprintf(cmd->tuple, sizeof cmd->tuple, "%d", c->tuple);
         cmd->argv[a++] = "--order"; cmd->argv[a++] = cmd->order;
         cmd->argv[a++] = "--tuple"; cmd->argv[a++] = cmd->tuple;
     }
-    if (c->kind == KIND_COMPACT) {
+    if (params & KP_PRED) {
         cmd->argv[a++] = "--pred"; cmd->argv[a++] = pred_name(c->pred);
     }
     cmd->argv[a++] = "--reps"; cmd->argv[a++] = cmd->reps;

@@ -222,11 +222,9 @@ static void render_report(const grade_run *g, FILE *f)
     for (int k = 0; k < s->nspeed; k++) {
         const suite_speed *sp = &s->speed[k];
         const speed_result *r = &g->speed[k];
-        char what[48] = ""; /* lab 7's parameters */
-        if (sp->kind == KIND_DECODE)
-            snprintf(what, sizeof what, " order=%d tuple=%d", sp->order, sp->tuple);
-        else if (sp->kind == KIND_COMPACT)
-            snprintf(what, sizeof what, " keep=%s", pred_name(sp->pred));
+        char what[48]; /* the kind's parameters */
+        kind_params kp = {sp->section, sp->order, sp->tuple, sp->pred};
+        kind_params_text(sp->kind, &kp, what, sizeof what);
         fprintf(f, "\n== Speed: %s %s %s%s%s n=%zu (group %s must pass)\n", sp->variant,
                 dtype_name(sp->dtype), op_name(sp->op), sp->exclusive ? " exclusive" : "", what,
                 sp->n, s->groups[sp->group].id);
