@@ -106,5 +106,6 @@ const kind_def KIND_DEF_COMPACT = {
     .out_len = compact_out_len,
     .bytes = compact_bytes,
     .check = check_compact,
+    .variant_params = NULL,
     .lab_args = compact_lab_args,
 };

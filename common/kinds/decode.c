@@ -71,5 +71,6 @@ const kind_def KIND_DEF_DECODE = {
     .out_len = decode_out_len,
     .bytes = decode_bytes,
     .check = check_decode,
+    .variant_params = NULL,
     .lab_args = decode_lab_args,
 };

@@ -87,6 +87,10 @@ typedef struct {
     /* Judge got against the reference for in (check.h's check_output). */
     void (*check)(const struct check_spec *spec, const void *in, const void *got,
                   struct check_result *r);
+    /* The parameters a variant fixes, read from lab_variant.args (the
+     * kind's header says what they point at) into *k; -1 when args are
+     * missing or say nothing usable.  NULL: its variants fix none. */
+    int (*variant_params)(const void *variant_args, kind_params *k);
     /* Its lab arguments (lab.h's lab_problem.args) written into *store for
      * a problem whose output is out, or NULL when it has none. */
     const void *(*lab_args)(const kind_params *k, void *out, size_t n, dtype_t dtype,

@@ -29,5 +29,6 @@ const kind_def KIND_DEF_REDUCE = {
     .out_len = reduce_out_len,
     .bytes = reduce_bytes,
     .check = check_formed,
+    .variant_params = NULL,
     .lab_args = NULL,
 };

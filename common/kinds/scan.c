@@ -25,5 +25,6 @@ const kind_def KIND_DEF_SCAN = {
     .out_len = scan_out_len,
     .bytes = scan_bytes,
     .check = check_formed,
+    .variant_params = NULL,
     .lab_args = NULL,
 };

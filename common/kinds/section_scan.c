@@ -16,6 +16,16 @@ static size_t section_scan_out_len(size_t n) { return n; }
 /* It reads n elements and writes n. */
 static double section_scan_bytes(size_t n, dtype_t dtype) { return 2.0 * n * dtype_size(dtype); }
 
+/* The section size of the variant: what its kernel scans as one piece. */
+static int section_scan_variant_params(const void *variant_args, kind_params *k)
+{
+    const section_scan_variant *v = (const section_scan_variant *)variant_args;
+    if (!v || v->section == 0)
+        return -1;
+    k->section = v->section;
+    return 0;
+}
+
 const kind_def KIND_DEF_SECTION_SCAN = {
     .name = "section-scan",
     .form = FORM_PREFIX,
@@ -29,5 +39,6 @@ const kind_def KIND_DEF_SECTION_SCAN = {
     .out_len = section_scan_out_len,
     .bytes = section_scan_bytes,
     .check = check_formed,
+    .variant_params = section_scan_variant_params,
     .lab_args = NULL,
 };
