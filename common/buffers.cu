@@ -130,7 +130,7 @@ static void *device_made(size_t n, const cli_opts *o, uint32_t fill)
 }
 #endif
 
-/* ---- a delta code's encoder (kinds.h: INPUT_DELTA_CODE) ------------------------------------------------
+/* ---- a delta code's encoder (kinds.h: INPUT_DELTA_CODE) ----------------------------
  * Order-k delta encoding with stride d in one embarrassingly parallel pass:
  * k differences in turn are e[i] = sum_j (-1)^j C(k, j) x[i - j d] (terms
  * before the array are 0), computed in the unsigned type of the element's

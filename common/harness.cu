@@ -439,7 +439,8 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
          * CUB scans took 3.7 times as long as the kernel's timed runs). */
         if (!o->graded) {
             watch("timing CUB");
-            r->have_cub = time_cub(def->cub, &j->problem, &j->params, o->warmup, reps, &r->cub) == 0;
+            r->have_cub =
+                time_cub(def->cub, &j->problem, &j->params, o->warmup, reps, &r->cub) == 0;
         }
     }
     /* --verify: more launches, each output checked.  Integers must repeat
@@ -517,7 +518,8 @@ static int run_case(const cli_opts *o, void *prog)
     if (in_host)
         gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
     trace_step("since the last step (device opened, or the case before)");
-    buffers_make(o, j.kind, &j.params, out_data_words, in_host, (void **)&j.problem.in, &j.problem.out);
+    buffers_make(o, j.kind, &j.params, out_data_words, in_host, (void **)&j.problem.in,
+                 &j.problem.out);
     trace_step("input and buffers");
     j.problem.n = o->n;
     j.problem.dtype = o->dtype;
