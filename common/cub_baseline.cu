@@ -144,8 +144,8 @@ static cudaError_t stride_scan(int d, void *temp, size_t &bytes, const T *from, 
  */
 template <typename T> struct lab7_job {
     const lab_problem *p;
-    const kind_params *k;
-    kind_cub algo; /* CUB_SELECT or CUB_STRIDED_SCANS */
+    const kind_params *kp; /* the predicate, or the order and tuple size */
+    kind_cub algo;         /* CUB_SELECT or CUB_STRIDED_SCANS */
     void *temp;
     size_t temp_bytes;
     T *scratch;        /* decode: the ping-pong buffer */
@@ -157,15 +157,15 @@ template <typename T> struct lab7_job {
         T *out = (T *)p->out;
         int n = (int)p->n;
         if (algo == CUB_SELECT) {
-            KeepIf<T> keep = {k->pred};
+            KeepIf<T> keep = {kp->pred};
             CUDA_CHECK(cub::DeviceSelect::If(temp, temp_bytes, in, out, num_selected, n, keep));
             return;
         }
         /* pass k writes out or scratch so that the last one lands in out */
         const T *from = in;
-        for (int k = 0; k < k->order; k++) {
-            T *to = (k->order - 1 - k) % 2 == 0 ? out : scratch;
-            CUDA_CHECK(stride_scan<T>(k->tuple, temp, temp_bytes, from, to, n));
+        for (int k = 0; k < kp->order; k++) {
+            T *to = (kp->order - 1 - k) % 2 == 0 ? out : scratch;
+            CUDA_CHECK(stride_scan<T>(kp->tuple, temp, temp_bytes, from, to, n));
             if (!temp)
                 return; /* sizing: one call tells */
             from = to;
