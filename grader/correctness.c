@@ -24,12 +24,14 @@
 #include "run.h"
 #include "unit.h"
 
+/* On a GPU, a lane is a process feeding the GPU and checking on the host:
+ * one per two cores.  On the emulator a lane is all CPU (one thread runs
+ * every fiber), so one per core. */
 int default_lanes(const char *backend)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (strcmp(backend, "gpu") != 0 || cores < 4)
-        return 1;
-    return cores / 2 < LANES_MAX ? (int)(cores / 2) : LANES_MAX;
+    long lanes = strcmp(backend, "gpu") == 0 ? (cores < 4 ? 1 : cores / 2) : cores;
+    return lanes < 1 ? 1 : lanes < LANES_MAX ? (int)lanes : LANES_MAX;
 }
 
 /* How many tests before case c, of its group, hung (timed out or
@@ -249,6 +251,16 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
             mine[lane_of[i]][i] = 1;
     if (o->progress)
         fprintf(stderr, "\rgrade: %d tests in %d lanes...", s->ncases, o->lanes);
+    /* Emulated lanes share the cores: each run gets its share of threads
+     * (a case that names its own threads, or CUEMU_THREADS set by the
+     * caller, keeps them), not all of them, or fibers spin on busy cores. */
+    int share = strcmp(g->backend, "emu") == 0 && !getenv("CUEMU_THREADS");
+    if (share) {
+        char threads[16];
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(threads, sizeof threads, "%ld", cores / o->lanes > 1 ? cores / o->lanes : 1);
+        setenv("CUEMU_THREADS", threads, 1);
+    }
     for (int l = 0; l < o->lanes; l++)
         pid[l] = start_lane(g, plan, mine[l], o->emu_unavailable, l, results[l],
                             sizeof results[l]);
@@ -264,6 +276,8 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
                         "again one after another\n", l, pid[l] < 0 ? "did not start" : "failed");
         run_groups(g, plan, mine[l], o->emu_unavailable, 0);
     }
+    if (share)
+        unsetenv("CUEMU_THREADS");
     if (o->progress)
         fprintf(stderr, "\r%40s\r", "");
 }

@@ -29,8 +29,8 @@ typedef struct {
 void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts *o);
 
 /* The lanes to use when the command line does not say: on a GPU one per
- * two cores up to LANES_MAX; emulated one (each emulated run already uses
- * every core). */
+ * two cores, emulated one per core (each run then gets its share of
+ * threads), up to LANES_MAX. */
 int default_lanes(const char *backend);
 
 #endif /* CORRECTNESS_H */

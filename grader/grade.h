@@ -25,6 +25,7 @@ typedef struct {
     double t_student, t_ref; /* median ms, best of the rounds */
     double gbps, copy_gbps;  /* the student's, and the copy yardstick's */
     double ref_copy_gbps;    /* the copy as the reference's process measured it (best) */
+    char ref_device[96];     /* the GPU as the reference's process named it (witness_cache.h) */
     double points;
     char detail[512];
 } speed_result;
@@ -63,6 +64,10 @@ typedef struct {
                              of max_total, to be earned in a speed run on a GPU */
     double build_seconds; /* set-up and builds (nvcc's time, mostly) */
     double seconds;       /* running and judging the tests */
+    /* Where the running went (report.c's extra_data.timing, the batch's
+     * closing line): correctness, sanitizers, the speed rounds (the GPU
+     * held alone) and the witness runs under ncu. */
+    double t_correctness, t_sanitize, t_speed, t_witness;
 } grade_run;
 
 /* Add up group and speed points into g->total / g->max_total, less the

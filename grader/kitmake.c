@@ -22,6 +22,22 @@
 static const char *top;  /* the kit's folder */
 static const char *work; /* the grading's scratch folder (logs) */
 static char arch[64];    /* the GPU architecture the kit's objects were built for */
+/* What nvidia-smi told the first make ("HAVE_GPU=1", "GPU_CC=90"), said to
+ * every later one so that none asks again (the Makefile's "finding the
+ * GPU"); empty until kit_backend has run. */
+static char have_gpu[32], gpu_cc[32];
+
+/* Append what nvidia-smi said, once known, to a make command at argv[a];
+ * the new count (argv stays NULL-terminated). */
+static int add_gpu_vars(char **argv, int a)
+{
+    if (have_gpu[0]) {
+        argv[a++] = have_gpu;
+        argv[a++] = gpu_cc;
+    }
+    argv[a] = NULL;
+    return a;
+}
 
 void kit_make_init(const char *kit_top, const char *scratch)
 {
@@ -41,8 +57,11 @@ int kit_build(const char *src_dir, const char *bin, const char *log, int emu, do
     snprintf(a_src, sizeof a_src, "SRC_DIR=%s", src_dir);
     snprintf(a_bin, sizeof a_bin, "BIN=%s", bin);
     snprintf(a_arch, sizeof a_arch, "ARCH=%s", arch);
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "bin", a_src,
-                    a_bin, emu ? "EMU=1" : "EMU=0", !emu && arch[0] ? a_arch : NULL, NULL};
+    char *argv[16] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "bin", a_src,
+                      a_bin, emu ? "EMU=1" : "EMU=0"};
+    int a = add_gpu_vars(argv, 9);
+    argv[a] = !emu && arch[0] ? a_arch : NULL;
+    argv[a + 1] = NULL;
     run_status st;
     run_sandboxed(argv, log, limit, sb, &st);
     return st.exited && st.code == 0 ? 0 : -1;
@@ -93,8 +112,9 @@ int kit_prebuild(int emu, char *why, size_t len)
 {
     char log[600];
     snprintf(log, sizeof log, "%s/prebuild.log", work);
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
-                    emu ? "EMU=1" : NULL, NULL};
+    char *argv[16] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "prebuild",
+                      "EMU=1"};
+    add_gpu_vars(argv, emu ? 7 : 6);
     run_status st;
     int fd = build_lock("prebuild");
     run_command(argv, log, LIMIT_PREBUILD_S, &st);
@@ -106,35 +126,36 @@ int kit_prebuild(int emu, char *why, size_t len)
     return -1;
 }
 
-/* Ask the Makefile which backend it picks (gpu or emu) and whether that
- * backend can build at all; NULL (with the reason in why) when it cannot. */
+/* Ask the Makefile, in one make, which backend it picks (gpu or emu),
+ * whether that backend can build at all, the GPU architecture, and what
+ * nvidia-smi said (kept for every later make: print-config).  The
+ * backend, or NULL (with the reason in why) when it cannot build. */
 const char *kit_backend(int emu, char *why, size_t len)
 {
     static char answer[64];
-    char log[600];
+    char log[600], line[200], b[16], a[64], h[16], c[16];
     run_status st;
     snprintf(log, sizeof log, "%s/backend.txt", work);
-    char *check[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "backend-check",
-                     emu ? "EMU=1" : NULL, NULL};
-    run_command(check, log, LIMIT_MAKE_QUERY_S, &st);
-    if (!st.exited || st.code != 0) {
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "print-config",
+                    emu ? "EMU=1" : NULL, NULL};
+    run_command(argv, log, LIMIT_MAKE_QUERY_S, &st);
+    read_tail(log, line, sizeof line);
+    char *last = strrchr(line, '\n');
+    while (last && last[1] == '\0' && last > line) { /* the last non-empty line */
+        *last = '\0';
+        last = strrchr(line, '\n');
+    }
+    if (!st.exited || st.code != 0 ||
+        sscanf(last ? last + 1 : line, "%15s %63s %15s %15s", b, a, h, c) != 4) {
         read_tail(log, why, len);
         return NULL;
     }
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, "print-backend",
-                    emu ? "EMU=1" : NULL, NULL};
-    run_command(argv, log, LIMIT_MAKE_QUERY_S, &st);
-    read_tail(log, answer, sizeof answer);
-    answer[strcspn(answer, "\n")] = '\0';
-    if (strcmp(answer, "gpu") != 0)
-        return "emu";
-    argv[5] = "print-arch";
-    run_command(argv, log, LIMIT_MAKE_QUERY_S, &st);
-    read_tail(log, arch, sizeof arch);
-    arch[strcspn(arch, "\n")] = '\0';
-    if (!st.exited || st.code != 0 || strspn(arch, "sm_0123456789abcdefgh") != strlen(arch))
-        arch[0] = '\0'; /* an older Makefile: make decides, as before */
-    return "gpu";
+    snprintf(answer, sizeof answer, "%s", strcmp(b, "gpu") == 0 ? "gpu" : "emu");
+    snprintf(have_gpu, sizeof have_gpu, "HAVE_GPU=%s", strcmp(h, "-") ? h : "");
+    snprintf(gpu_cc, sizeof gpu_cc, "GPU_CC=%s", strcmp(c, "-") ? c : "");
+    int arch_ok = strspn(a, "sm_0123456789abcdefgh") == strlen(a);
+    snprintf(arch, sizeof arch, "%s", strcmp(answer, "gpu") == 0 && arch_ok ? a : "");
+    return answer;
 }
 
 /* The reference binary, built by make into the kit's build folder and so
@@ -148,8 +169,9 @@ int kit_reference(const grade_run *g, char *ref, size_t len, char *why, size_t w
     snprintf(ref, len, "%s/%s", top, target);
     snprintf(log, sizeof log, "%s/build-ref.log", work);
     int fd = build_lock("reference");
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", (char *)top, target,
-                    strcmp(g->backend, "emu") == 0 ? "EMU=1" : "EMU=0", NULL};
+    char *argv[16] = {"make", "-s", "--no-print-directory", "-C", (char *)top, target,
+                      strcmp(g->backend, "emu") == 0 ? "EMU=1" : "EMU=0"};
+    add_gpu_vars(argv, 7);
     run_status st;
     run_command(argv, log, LIMIT_BUILD_S, &st);
     if (fd >= 0)

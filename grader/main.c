@@ -481,13 +481,17 @@ int main(int argc, char **argv)
                      .sandbox = &sb};
     correctness_opts co = {o.lanes > 0 ? o.lanes : default_lanes(g.backend), emu_unavailable,
                            progress};
+    double t0 = now_s();
     run_correctness(&g, &plan, &co);
     tally(&g);
+    g.t_correctness = now_s() - t0;
     if (o.sanitize) {
         run_plan san = {.binary = student, .work = work, .box = box, .reps = 0, .warmup = 0,
                         .timeout_s = timeout, .sandbox = &sb};
+        t0 = now_s();
         run_sanitizers(&g, &san, progress);
         tally(&g);
+        g.t_sanitize = now_s() - t0;
     }
     run_speed_tests(&g, student, ref, work, box, timeout, &sb);
     tally(&g);

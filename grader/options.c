@@ -33,7 +33,7 @@ void grade_usage(FILE *f)
             "  --timeout SEC      limit per run (default %.0f on a GPU, %.0f emulated)\n"
             "  --keep             keep the scratch folder (its path is printed)\n"
             "  --lanes N          run N test groups at once (default on a GPU: one per\n"
-            "                     two cores, at most %d; emulated: 1)\n"
+            "                     two cores, emulated one per core; at most %d)\n"
             "  --sandbox MODE     where students' code cannot be isolated from the kit\n"
             "                     (no namespaces here): refuse (the default where the\n"
             "                     kit has solutions/) or unsandboxed (the default in a\n"

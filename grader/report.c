@@ -338,6 +338,13 @@ static void write_status(const grade_run *g, json_writer *w)
     put_text(w, "reason", reason);
     put_text(w, "files", g->files);
     jw_number(w, "speed_ratio", credited_ratio(g)); /* the leaderboard's (post.py) */
+    jw_object(w, "timing"); /* seconds, for the batch's closing line */
+    jw_number(w, "build", g->build_seconds);
+    jw_number(w, "correctness", g->t_correctness);
+    jw_number(w, "sanitize", g->t_sanitize);
+    jw_number(w, "speed", g->t_speed);
+    jw_number(w, "witness", g->t_witness);
+    jw_end(w, '}');
     if (!g->speed_graded) { /* the speed tests are left out of "tests" and of the maximum */
         char pending[200];
         snprintf(pending, sizeof pending, "pending: %.1f points, not graded here (%s)",

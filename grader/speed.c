@@ -21,6 +21,7 @@
 #include "run.h"
 #include "unit.h"
 #include "witness.h"
+#include "witness_cache.h"
 
 /* The case a speed test times: the group's inputs at the test's size. */
 static void speed_case(const suite_speed *sp, suite_case *c)
@@ -106,6 +107,8 @@ static void speed_round(grade_run *g, const int *which, const suite_case *const 
             r->t_ref = ref[i].ms;
         if (ref[i].verdict == V_PASS && ref[i].copy_gbps > r->ref_copy_gbps)
             r->ref_copy_gbps = ref[i].copy_gbps;
+        if (ref[i].verdict == V_PASS)
+            snprintf(r->ref_device, sizeof r->ref_device, "%s", ref[i].device);
     }
 }
 
@@ -129,34 +132,67 @@ static void check_plausible(speed_result *r, const suite_case *c)
              SPEED_MAX_COPY_RATIO);
 }
 
-/* Witness i's run, and the reference's, under ncu (witness.h); the
- * student's time becomes at least the witnessed one, scaled to the events'
- * clock by the reference's own pair.  The run's own text is shown as
- * hidden.h's later_run_text allows. */
+/*
+ * The reference's clock ratio for case c: its median on the events' clock
+ * over its kernels' time under ncu, which turns a witnessed time into the
+ * events' clock.  Kept from an earlier grading on this GPU
+ * (witness_cache.h), else measured now and kept.  0 with *ratio, or -1
+ * when the reference could not be witnessed.
+ */
+static int reference_ratio(const speed_result *r, const suite_case *c, const run_plan *theirs,
+                           const char *ncu, double *ratio)
+{
+    char key[WITNESS_CACHE_KEY_MAX + 1], dir[PATH_MAX], why[200];
+    snprintf(dir, sizeof dir, "%s", theirs->binary); /* beside it: build/gpu/ref/witness */
+    char *slash = strrchr(dir, '/');
+    snprintf(slash ? slash + 1 : dir, sizeof dir - (size_t)(slash ? slash + 1 - dir : 0), "witness");
+    int keyed = witness_cache_key(key, sizeof key, theirs->binary, r->ref_device, ncu, c,
+                                  WITNESS_REPS, WITNESS_WARMUP) == 0;
+    if (keyed && witness_cache_get(dir, key, ratio) == 0)
+        return 0;
+    witness_result wr;
+    if (!isfinite(r->t_ref) || witness_case(theirs, c, ncu, &wr, why, sizeof why) != 0 ||
+        wr.run.verdict != V_PASS || wr.kernels == 0 || !(wr.ms_per_call > 0))
+        return -1;
+    *ratio = r->t_ref / wr.ms_per_call;
+    if (keyed)
+        witness_cache_put(dir, key, *ratio);
+    return 0;
+}
+
+/* Why the witness of a run failed, said as the mode and the reference's
+ * witness decide: the program's doing when the reference was witnessed. */
+static void witness_failed(speed_result *r, const char *quoted, int ref_witnessed,
+                           witness_mode mode)
+{
+    if (speed_unwitnessed_credit(mode == WITNESS_REQUIRE, ref_witnessed)) {
+        snprintf(r->detail, sizeof r->detail, "not witnessed (%.400s): your process's time, "
+                 "bounded by a device copy's", quoted);
+    } else if (ref_witnessed) {
+        r->verdict = V_NO_RESULT;
+        snprintf(r->detail, sizeof r->detail, "the witness failed: ncu, which times the "
+                 "kernels from outside your process, timed the reference but not your "
+                 "program (%.400s; did it exit early or stop the profiler?): no speed points",
+                 quoted);
+    } else {
+        r->verdict = V_SKIPPED;
+        snprintf(r->detail, sizeof r->detail, "not credited: no witness (%.400s)", quoted);
+    }
+}
+
+/* Witness i's run under ncu (witness.h); the student's time becomes at
+ * least the witnessed one, turned to the events' clock by the reference's
+ * ratio.  The run's own text is shown as hidden.h's later_run_text allows. */
 static void witness_one(speed_result *r, const suite_case *c, const run_plan *mine,
                         const run_plan *theirs, const char *ncu, witness_mode mode, const suite *s)
 {
-    witness_result ws, wr;
-    char why[600], ref_why[200];
+    witness_result ws;
+    char why[600];
+    double ratio = 1.0;
     if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
-        const char *quoted = later_run_text(s, why); /* it may quote the run */
         /* Did it work for the reference?  Then the failure is the program's. */
-        int ref_witnessed = mode != WITNESS_REQUIRE &&
-                            witness_case(theirs, c, ncu, &wr, ref_why, sizeof ref_why) == 0 &&
-                            wr.run.verdict == V_PASS && wr.kernels > 0;
-        if (speed_unwitnessed_credit(mode == WITNESS_REQUIRE, ref_witnessed)) {
-            snprintf(r->detail, sizeof r->detail, "not witnessed (%.400s): your process's time, "
-                     "bounded by a device copy's", quoted);
-        } else if (ref_witnessed) {
-            r->verdict = V_NO_RESULT;
-            snprintf(r->detail, sizeof r->detail, "the witness failed: ncu, which times the "
-                     "kernels from outside your process, timed the reference but not your "
-                     "program (%.400s; did it exit early or stop the profiler?): no speed points",
-                     quoted);
-        } else {
-            r->verdict = V_SKIPPED;
-            snprintf(r->detail, sizeof r->detail, "not credited: no witness (%.400s)", quoted);
-        }
+        int ref_witnessed = mode != WITNESS_REQUIRE && reference_ratio(r, c, theirs, ncu, &ratio) == 0;
+        witness_failed(r, later_run_text(s, why), ref_witnessed, mode);
         return;
     }
     if (ws.run.verdict != V_PASS) {
@@ -171,10 +207,9 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
                  "yours: not credited");
         return;
     }
-    double scale = witness_case(theirs, c, ncu, &wr, why, sizeof why) == 0 &&
-                           wr.run.verdict == V_PASS && wr.ms_per_call > 0 && isfinite(r->t_ref)
-                       ? r->t_ref / wr.ms_per_call : 1.0;
-    double seen = ws.ms_per_call * scale, claimed = r->t_student;
+    if (reference_ratio(r, c, theirs, ncu, &ratio) != 0)
+        ratio = 1.0; /* the reference unwitnessed: ncu's own clock */
+    double seen = ws.ms_per_call * ratio, claimed = r->t_student;
     if (claimed < WITNESS_MIN_AGREE * seen) {
         r->verdict = V_IMPLAUSIBLE;
         snprintf(r->detail, sizeof r->detail, "reported %.4f ms, but ncu, outside your process, "
@@ -201,6 +236,10 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
     if (ok && mode == WITNESS_OFF)
         return;
     int found = ok && witness_find_ncu(ncu, sizeof ncu) == 0;
+    /* A witness is a timing: its kernels must not run beside another
+     * worker's timed runs, nor theirs beside it (a batch on one GPU). */
+    if (found && WITNESS_GPU_ALONE)
+        gpu_lock_exclusive();
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
         if (r->verdict != V_PASS)
@@ -216,6 +255,8 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
                      "process's time, bounded by a device copy's");
         }
     }
+    if (found && WITNESS_GPU_ALONE)
+        gpu_unlock();
 }
 
 /* No later round can raise a score: every test timed has failed or is
@@ -267,9 +308,13 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
                      .timeout_s = timeout, .sandbox = sb};
     run_plan theirs = {.binary = ref, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                        .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
+    double t0 = now_s();
     for (int round = 0; round < SPEED_ROUNDS && count > 0 && !settled(g, which, count); round++)
         speed_round(g, which, cases, count, &mine, &theirs);
+    double t1 = now_s();
     witness_all(g, which, cases, count, &mine, &theirs);
+    g->t_speed = t1 - t0;
+    g->t_witness = now_s() - t1;
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
         check_plausible(r, cases[i]);

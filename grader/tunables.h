@@ -135,6 +135,15 @@
  * profiler's kernel durations leave out launch gaps that the events
  * include, so an honest report is at or above it. */
 #define WITNESS_MIN_AGREE 0.5
+/* The longest key witness_cache.h keeps: the reference's path, the GPU's
+ * name, ncu's path and the case's options fit in a few hundred bytes; a
+ * longer one (a kit in a very deep folder) is not kept, only measured. */
+#define WITNESS_CACHE_KEY_MAX 2048
+/* 1: the witness runs hold the GPU alone (gpulock.h), like the speed
+ * rounds.  ncu's kernel durations include any time another process's
+ * kernels take the GPU from them, and its kernels would slow another
+ * worker's timed runs; a shared GPU costs fairness in both directions. */
+#define WITNESS_GPU_ALONE 1
 
 /* Size of the private /tmp and /dev/shm a sandboxed build or run gets
  * (fsview.h).  nvcc, g++ and the lab binaries write into the scratch

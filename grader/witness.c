@@ -201,7 +201,11 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     p.reps = WITNESS_REPS;
     p.warmup = WITNESS_WARMUP;
     p.timeout_s = WITNESS_TIMEOUT_S;
+    double t0 = now_s();
     judge_case(&p, c, &w->run);
+    if (getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: witness (%s): %.2f s\n", plan->no_raw ? "reference" : "submission",
+                now_s() - t0);
     double ns;
     int parsed = witness_parse_csv(log, &ns, &w->kernels);
     remove(log);

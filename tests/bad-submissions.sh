@@ -41,6 +41,64 @@ print(r["score"], sum(t["max_score"] for t in r["tests"] if not t["name"].starts
 # forks cost it time, so some tests may time out: what matters is that grading finished,
 # the report explains and no process is left behind)
 # (in the expected text, ';' separates alternatives; KITTOP in an edit becomes this kit's path)
+# One case's grading and verdict line, into $tmp/$name.verdict (run in the
+# background, two or more at a time).
+grade_case() {
+    name=$1 lab=$2 expect=$3 want=$4
+    TMPDIR="$scratch" ./grade $lab --submission "$tmp/$name" --no-speed --timeout 10 \
+        --json "$tmp/$name.json" >"$tmp/$name.log" 2>&1
+    rc=$?
+    set -- $(score "$tmp/$name.json" 2>/dev/null || echo "none none")
+    got=$1 max=$2
+    ok=0 # (a score word not below is a mistake in this list: it fails)
+    case "$want" in
+        zero) ok=$(python3 -c "print(int($got == 0))" 2>/dev/null) ;;
+        partial) ok=$(python3 -c "print(int(0 < $got < $max))" 2>/dev/null) ;;
+        full) ok=$(python3 -c "print(int($got == $max))" 2>/dev/null) ;;
+        notfull) ok=$(python3 -c "print(int($got < $max))" 2>/dev/null) ;;
+        any) ok=1 ;; # what counts: the grader finished, said why, left nothing behind
+    esac
+    if grep -q "WITHOUT filesystem isolation" "$tmp/$name.log" &&
+       case " $needs_isolation " in *" $name "*) true ;; *) false ;; esac; then
+        echo "SKIPPED $name: students' code is not isolated here (no namespaces, GRADE_SANDBOX=unsandboxed)"
+    elif [ $rc -ne 0 ]; then
+        echo "FAIL $name: ./grade exited $rc"; tail -5 "$tmp/$name.log"
+    elif ! grep -q -- "$(echo "$expect" | sed 's/;/\\|/g')" "$tmp/$name.log"; then
+        echo "FAIL $name: expected '$expect' in the report"; tail -30 "$tmp/$name.log"
+    elif [ "${ok:-0}" != 1 ]; then
+        echo "FAIL $name: score $got of $max correctness points, expected $want"
+    else
+        echo "ok   $name -> $expect ($got of $max)"
+    fi >"$tmp/$name.verdict"
+}
+
+# A student's program still running once none of these gradings is: a
+# grader that left processes behind (their scratch folders are
+# $scratch/grade.XXXXXX, the binary box/student; other gradings on the
+# machine have theirs elsewhere).
+scratch="$tmp/scratch"
+mkdir -p "$scratch" && chmod 755 "$scratch"
+leftovers() {
+    ps -e -o pid=,stat=,args= |
+        awk -v s="$scratch/grade." '$2 !~ /^Z/ && index($0, s) && /\/box\/student/'
+}
+
+# The cases in rounds of JOBS gradings at once (default: the cores); each
+# round's verdicts in the list's order, then a look for leftovers.
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+round=""
+finish_round() {
+    wait
+    for n in $round; do
+        cat "$tmp/$n.verdict"
+        grep -q "^ok\|^SKIPPED" "$tmp/$n.verdict" || fail=1
+    done
+    if [ -n "$round" ] && left=$(leftovers) && [ -n "$left" ]; then
+        echo "FAIL $round: processes left behind: $left" | head -3; fail=1
+        leftovers | awk '{print $1}' | xargs -r kill -9 2>/dev/null
+    fi
+    round=""
+}
 while IFS='|' read -r name lab edit expect want; do
     [ -n "$name" ] || continue
     case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
@@ -58,34 +116,9 @@ while IFS='|' read -r name lab edit expect want; do
     fi
     chmod -R a+rX "$tmp/$name"
     [ -n "$make_only" ] && continue
-    ./grade $lab --submission "$tmp/$name" --no-speed --timeout 10 --json "$tmp/$name.json" \
-        >"$tmp/$name.log" 2>&1
-    rc=$?
-    set -- $(score "$tmp/$name.json" 2>/dev/null || echo "none none")
-    got=$1 max=$2
-    ok=0 # (a score word not below is a mistake in this list: it fails)
-    case "$want" in
-        zero) ok=$(python3 -c "print(int($got == 0))" 2>/dev/null) ;;
-        partial) ok=$(python3 -c "print(int(0 < $got < $max))" 2>/dev/null) ;;
-        full) ok=$(python3 -c "print(int($got == $max))" 2>/dev/null) ;;
-        notfull) ok=$(python3 -c "print(int($got < $max))" 2>/dev/null) ;;
-        any) ok=1 ;; # what counts: the grader finished, said why, left nothing behind
-    esac
-    if grep -q "WITHOUT filesystem isolation" "$tmp/$name.log" &&
-       case " $needs_isolation " in *" $name "*) true ;; *) false ;; esac; then
-        echo "SKIPPED $name: students' code is not isolated here (no namespaces, GRADE_SANDBOX=unsandboxed)"
-    elif [ $rc -ne 0 ]; then
-        echo "FAIL $name: ./grade exited $rc"; tail -5 "$tmp/$name.log"; fail=1
-    elif ! grep -q -- "$(echo "$expect" | sed 's/;/\\|/g')" "$tmp/$name.log"; then
-        echo "FAIL $name: expected '$expect' in the report"; tail -30 "$tmp/$name.log"; fail=1
-    elif [ "${ok:-0}" != 1 ]; then
-        echo "FAIL $name: score $got of $max correctness points, expected $want"; fail=1
-    elif left=$(ps -e -o pid=,stat=,args= | awk '$2 !~ /^Z/ && / \/tmp\/grade\.[^ ]*\/student /') &&
-         [ -n "$left" ]; then
-        echo "FAIL $name: processes left behind: $left" | head -3; fail=1
-    else
-        echo "ok   $name -> $expect ($got of $max)"
-    fi
+    grade_case "$name" "$lab" "$expect" "$want" &
+    round="$round $name"
+    [ $(echo $round | wc -w) -lt "$jobs" ] || finish_round
 done <<'CASES'
 compile-error|lab1|s/const Op op;/const Op op; this is not C++;/|BUILD FAILED|zero
 hang|lab1|s/stride \*= 2)/stride *= 1)/|TIMEOUT|partial
@@ -109,6 +142,7 @@ write-past-count|lab7|s/        \*count = (U)((size_t)warp_start + in_warp);/   
 shared-order-carries|lab7|s/            x\[i\] += in.v\[j\]\[i\];/            x[i] += in.v[0][i];/|WRONG  *decode int[0-9]* sum [a-z]* n=[0-9]* seed=[0-9]* order=[2-8] tuple=1 |partial
 blockidx-tiles|lab7|s/\*id = atomicAdd(st.next_tile, 1u);/*id = blockIdx.x;/|EMU-ERROR  *compact-3step int32 sum small n=300007 seed=3 keep=positive \[emu reverse\]|partial
 CASES
+finish_round
 
 # Lanes (grader/correctness.h) change when cases run, never their verdicts:
 # a wrong submission graded with its groups one after another and three at

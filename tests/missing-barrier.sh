@@ -22,7 +22,8 @@ cd "$top" || exit 1
 need_emu missing-barrier
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-make -s --no-print-directory emu-runtime build/emu/common/harness.o >/dev/null 2>&1
+# what every copy links, built once before the copies build side by side
+make -s --no-print-directory prebuild EMU=1 >/dev/null 2>&1
 # LAB|DEFINES|RUN ARGUMENTS|CUEMU_THREADS
 DEEP="lab7-scan-at-work|$LAB7_DEEP_DEFINES|--variant decode --order 8 -n 4000003|$LAB7_DEEP_WORKERS"
 fail=0
@@ -46,56 +47,79 @@ kit_headers() {
     done
     echo $seen
 }
+# One barrier's check: a copy of the lab without the barrier at LINE of
+# FILE, built and run until something notices; its verdict line in
+# $dir/verdict (run in the background, a round at a time).
+check_barrier() {
+    sol=$1 lab=$2 file=$3 line=$4 dir=$5 headers=$6
+    where="line $line"
+    if [ "$file" != "$sol" ]; then
+        # a layer's barrier: the layers beside the solution, this one
+        # without it (a quoted #include looks in the includer's folder first)
+        where="$file line $line"
+        cp "$sol" $headers "$dir/"
+    fi
+    sed "${line}s/__syncthreads();/\/* barrier removed *\//" "$file" >"$dir/$(basename "$file")"
+    if ! make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/lab" >"$dir/build.log" 2>&1; then
+        echo "FAIL $lab $where: does not build without the barrier" >"$dir/verdict"; return
+    fi
+    caught=""
+    # (chained-blockidx deadlocks under reverse by design: it proves nothing here)
+    for v in $("$dir/lab" --list | awk '/^  /{print $1}' | grep -v blockidx); do
+        n=40000; [ "$v" = single-block ] && n=1000
+        for s in inorder reverse random:3 warps warps-reverse; do
+            CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=10 "$dir/lab" --variant "$v" -n $n -r 0 -q \
+                --timeout 20 >"$dir/run.log" 2>&1
+            rc=$?
+            [ $rc -ne 0 ] && { caught="$v under $s (exit $rc)"; break 2; }
+        done
+    done
+    deep=$(echo "$DEEP" | grep "^$lab|")
+    if [ -z "$caught" ] && [ -n "$deep" ]; then
+        flags=$(echo "$deep" | cut -d'|' -f2); args=$(echo "$deep" | cut -d'|' -f3)
+        workers=$(echo "$deep" | cut -d'|' -f4)
+        if make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/deep" \
+               LAB_DEFINES="$flags" >"$dir/build-deep.log" 2>&1; then
+            for s in inorder reverse random:3 warps warps-reverse; do
+                CUEMU_THREADS=$workers CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=30 "$dir/deep" $args -r 0 -q \
+                    --timeout 60 >"$dir/run.log" 2>&1
+                rc=$?
+                [ $rc -ne 0 ] && { caught="$args ($flags, $workers workers) under $s (exit $rc)"; break; }
+            done
+        fi
+    fi
+    if [ -n "$caught" ]; then
+        echo "ok   $lab $where: caught: $caught"
+    else
+        echo "FAIL $lab $where: removing this barrier went unnoticed"
+    fi >"$dir/verdict"
+}
+
+# The barriers in rounds of JOBS checks at once (default: the cores), the
+# verdicts in order.
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+round=""
+finish_round() {
+    wait
+    for d in $round; do
+        cat "$d/verdict" 2>/dev/null || echo "FAIL $d: no verdict"
+        grep -q "^ok" "$d/verdict" 2>/dev/null || fail=1
+    done
+    round=""
+}
 for sol in $sols; do
     lab=$(basename "$(dirname "$sol")")
     headers=$(kit_headers "$sol")
     for file in "$sol" $headers; do
-    lines=$(grep -n '^ *__syncthreads();' "$file" | cut -d: -f1) # statements, not comments
-    for line in $lines; do
-        where="line $line"
-        dir=$tmp/$lab-$(basename "$file" | tr . -)-$line
-        mkdir -p "$dir"
-        if [ "$file" != "$sol" ]; then
-            # a layer's barrier: the layers beside the solution, this one
-            # without it (a quoted #include looks in the includer's folder first)
-            where="$file line $line"
-            cp "$sol" $headers "$dir/"
-        fi
-        sed "${line}s/__syncthreads();/\/* barrier removed *\//" "$file" >"$dir/$(basename "$file")"
-        if ! make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/lab" >"$dir/build.log" 2>&1; then
-            echo "FAIL $lab $where: does not build without the barrier"; fail=1; continue
-        fi
-        caught=""
-        # (chained-blockidx deadlocks under reverse by design: it proves nothing here)
-        for v in $("$dir/lab" --list | awk '/^  /{print $1}' | grep -v blockidx); do
-            n=40000; [ "$v" = single-block ] && n=1000
-            for s in inorder reverse random:3 warps warps-reverse; do
-                CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=10 "$dir/lab" --variant "$v" -n $n -r 0 -q \
-                    --timeout 20 >"$dir/run.log" 2>&1
-                rc=$?
-                [ $rc -ne 0 ] && { caught="$v under $s (exit $rc)"; break 2; }
-            done
+        lines=$(grep -n '^ *__syncthreads();' "$file" | cut -d: -f1) # statements, not comments
+        for line in $lines; do
+            dir=$tmp/$lab-$(basename "$file" | tr . -)-$line
+            mkdir -p "$dir"
+            check_barrier "$sol" "$lab" "$file" "$line" "$dir" "$headers" &
+            round="$round $dir"
+            [ $(echo $round | wc -w) -lt "$jobs" ] || finish_round
         done
-        deep=$(echo "$DEEP" | grep "^$lab|")
-        if [ -z "$caught" ] && [ -n "$deep" ]; then
-            flags=$(echo "$deep" | cut -d'|' -f2); args=$(echo "$deep" | cut -d'|' -f3)
-            workers=$(echo "$deep" | cut -d'|' -f4)
-            if make -s --no-print-directory bin SRC_DIR="$dir" BIN="$dir/deep" \
-                   LAB_DEFINES="$flags" >"$dir/build-deep.log" 2>&1; then
-                for s in inorder reverse random:3 warps warps-reverse; do
-                    CUEMU_THREADS=$workers CUEMU_SCHEDULE=$s CUEMU_TIMEOUT=30 "$dir/deep" $args -r 0 -q \
-                        --timeout 60 >"$dir/run.log" 2>&1
-                    rc=$?
-                    [ $rc -ne 0 ] && { caught="$args ($flags, $workers workers) under $s (exit $rc)"; break; }
-                done
-            fi
-        fi
-        if [ -n "$caught" ]; then
-            echo "ok   $lab $where: caught: $caught"
-        else
-            echo "FAIL $lab $where: removing this barrier went unnoticed"; fail=1
-        fi
-    done
     done
 done
+finish_round
 exit $fail

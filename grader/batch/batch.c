@@ -308,6 +308,7 @@ static int wrap_up(batch *b, const char *csv, double t0, int interrupted)
     else if (rc == -2)
         batch_say(stderr, "batch: %s mixes maxima (above)\n", csv);
     print_counts(b, now_s() - t0);
+    print_timing(b, now_s() - t0);
     batch_say(stderr, "batch: gradebook %s, reports in %s\n", csv, b->json_dir);
     if (interrupted) {
         batch_say(stderr, "batch: interrupted; run the same command again to resume\n");

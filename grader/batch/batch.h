@@ -32,6 +32,7 @@ typedef struct {
     char note[400];
     char dup_note[300]; /* other submissions under the same name, not graded */
     char key[160];      /* resume key (gradekey.h) of this grading */
+    int gpu;            /* the GPU it was graded on in this run, -1: none or unknown */
     jv *json;
 } student;
 
@@ -78,6 +79,10 @@ void finish(const batch *b, student *s, int index, int ws, int timed_out, double
 int schedule(batch *b, int todo);
 int find_gpus(int *ids, int max);
 double now_s(void);
+
+/* timing.c: where the time of this run's gradings went, per GPU (the
+ * phases of each results.json), after the counts. */
+void print_timing(const batch *b, double wall);
 
 /* archive.c: check then unpack an archive into dest; 0, or X_REFUSED or
  * X_UNPACK with the reason on stdout (the student's report). */

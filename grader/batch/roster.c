@@ -84,6 +84,7 @@ int list_students(batch *b, const char *dir)
         b->st[b->nst].path = strdup(path);
         b->st[b->nst].kind = kind;
         b->st[b->nst].seconds = NAN;
+        b->st[b->nst].gpu = -1;
         b->nst++;
     }
     closedir(d);

@@ -208,6 +208,7 @@ static void fill_slots(sched *q)
             break;
         }
         q->slots[k] = (slot){pid, q->next, gpu, now_s()};
+        b->st[q->next].gpu = gpu;
         b->st[q->next].done = 1; /* taken */
         q->next++;
         q->running++;

@@ -78,6 +78,10 @@ echo "== batch of 10 submissions, 2 workers: exit $rc, $((t1 - t0)) s"
 cat "$tmp/batch1.log"
 [ $rc -eq 0 ] || no "batch exited $rc"
 python3 "$here/check.py" csv "$tmp/grades.csv" "$tmp/expect" || no "the CSV"
+# The closing account: every student the grader ran (not the two refused
+# archives), with correctness time spent.
+grep -Eq '^batch:   emulator, 8 student\(s\): builds [0-9]+, correctness [1-9][0-9]*, ' \
+    "$tmp/batch1.log" || no "the batch's account of where the time went"
 grep -q '^"smith, jo",' "$tmp/grades.csv" || no "the name with a comma is not CSV-quoted"
 section
 for s in alice carol "smith, jo" dave erin skeleton broken empty; do
