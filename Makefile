@@ -59,9 +59,9 @@ CUFLAGS  += -std=c++17 -I common
 endif
 
 OUT      := $(BUILD)/$(BACKEND)
-C_SRCS   := $(wildcard common/*.c)
+C_SRCS   := $(wildcard common/*.c common/kinds/*.c)
 CU_SRCS  := $(wildcard common/*.cu)
-HEADERS  := $(wildcard common/*.h common/*.cuh)
+HEADERS  := $(wildcard common/*.h common/*.cuh common/kinds/*.h)
 HOST_OBJS := $(patsubst common/%.c,$(BUILD)/host/%.o,$(C_SRCS))
 HARNESS_OBJS := $(patsubst common/%.cu,$(OUT)/common/%.o,$(CU_SRCS))
 

@@ -130,7 +130,7 @@ static void *device_made(size_t n, const cli_opts *o, uint32_t fill)
 }
 #endif
 
-/* ---- lab 7: the given encoder ------------------------------------------------
+/* ---- a delta code's encoder (kinds.h: INPUT_DELTA_CODE) ----------------------------
  * Order-k delta encoding with stride d in one embarrassingly parallel pass:
  * k differences in turn are e[i] = sum_j (-1)^j C(k, j) x[i - j d] (terms
  * before the array are 0), computed in the unsigned type of the element's
@@ -153,7 +153,7 @@ __global__ static void encode_kernel(const U *x, U *e, size_t n, int order, int 
 
 /* Replace the device input x (n elements) by its encoding: the input a
  * decode variant is given.  The buffer of x is freed. */
-static void *encode_on_device(void *x, const cli_opts *o, size_t words)
+static void *encode_on_device(void *x, const cli_opts *o, const kind_params *k, size_t words)
 {
     void *e;
 #ifdef __CUEMU__
@@ -162,20 +162,21 @@ static void *encode_on_device(void *x, const cli_opts *o, size_t words)
     e = device_made(words, NULL, 0);
 #endif
     if (o->n && o->dtype == DT_INT64)
-        encode_kernel<uint64_t><<<1024, 256>>>((const uint64_t *)x, (uint64_t *)e, o->n, o->order,
-                                               o->tuple);
+        encode_kernel<uint64_t><<<1024, 256>>>((const uint64_t *)x, (uint64_t *)e, o->n, k->order,
+                                               k->tuple);
     else if (o->n)
-        encode_kernel<uint32_t><<<1024, 256>>>((const uint32_t *)x, (uint32_t *)e, o->n, o->order,
-                                               o->tuple);
+        encode_kernel<uint32_t><<<1024, 256>>>((const uint32_t *)x, (uint32_t *)e, o->n, k->order,
+                                               k->tuple);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaFree(x));
     return e;
 }
 
-void buffers_make(const cli_opts *o, kind_t kind, size_t out_words, const void *in_host,
-                  void **in_dev, void **out_dev)
+void buffers_make(const cli_opts *o, kind_t kind, const kind_params *k, size_t out_words,
+                  const void *in_host, void **in_dev, void **out_dev)
 {
+    const int encoded_input = kind_get(kind)->input == INPUT_DELTA_CODE;
     size_t in_words = o->n * (dtype_size(o->dtype) / 4);
 #ifdef __CUEMU__
     const int from_host = 1;
@@ -186,20 +187,20 @@ void buffers_make(const cli_opts *o, kind_t kind, size_t out_words, const void *
 #ifndef __CUEMU__
         void *in = device_made(in_words, o, 0);
         *out_dev = device_made(out_words, NULL, POISON_WORD);
-        *in_dev = kind == KIND_DECODE ? encode_on_device(in, o, in_words) : in;
+        *in_dev = encoded_input ? encode_on_device(in, o, k, in_words) : in;
 #endif
         return;
     }
     void *encoded = NULL;
-    if (kind == KIND_DECODE && o->witness) { /* encoded here: no encode_kernel */
+    if (encoded_input && o->witness) { /* encoded here: no encode_kernel */
         encoded = host_words(in_words + 1);
         memcpy(encoded, in_host, in_words * 4);
-        ref_encode(encoded, o->n, o->dtype, o->order, o->tuple);
+        kind_encode(kind, encoded, o->n, o->dtype, k);
     }
     void *in = device_fenced(in_words, encoded ? encoded : in_host, 0);
     free(encoded);
     *out_dev = device_fenced(out_words, NULL, POISON_WORD);
-    *in_dev = kind == KIND_DECODE && !o->witness ? encode_on_device(in, o, in_words) : in;
+    *in_dev = encoded_input && !o->witness ? encode_on_device(in, o, k, in_words) : in;
 }
 
 /* A device buffer of n elements and its guard band, on the host: always
@@ -251,7 +252,7 @@ int device_same(const void *a, const void *b, size_t words)
  */
 void *copy_back_output(kind_t kind, const void *out, size_t n, dtype_t dtype, size_t words)
 {
-    if (!exact_buffers || kind != KIND_COMPACT)
+    if (!exact_buffers || kind_get(kind)->layout != LAYOUT_COUNTED)
         return copy_back(out, words);
     const size_t es = dtype_size(dtype);
     uint32_t *host = host_words(words + GUARD_ELEMS);
@@ -269,15 +270,15 @@ void *copy_back_output(kind_t kind, const void *out, size_t n, dtype_t dtype, si
 
 /* Is the device input (copied back to `after`, guard band included) what
  * the kernel was given: the data, or for a decode the data encoded? */
-int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void *after,
-                           size_t words)
+int input_unchanged(kind_t kind, const kind_params *k, const cli_opts *o, const void *data,
+                    const void *after, size_t words)
 {
     const void *given = data;
     void *encoded = NULL;
-    if (kind == KIND_DECODE) {
+    if (kind_get(kind)->input != INPUT_DATA) {
         encoded = host_words(words + 1);
         memcpy(encoded, data, words * 4);
-        ref_encode(encoded, o->n, o->dtype, o->order, o->tuple);
+        kind_encode(kind, encoded, o->n, o->dtype, k);
         given = encoded;
     }
     int same = memcmp(after, given, words * 4) == 0 &&

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "kit.h"
+#include "kinds/kinds.h"
 
 /* --exact on (1) or off (0) for the buffers made after it, and which. */
 void buffers_exact(int on);
@@ -34,8 +34,8 @@ uint32_t *host_words(size_t words);
  * given) into *in_dev and its poisoned, fenced output of out_words into
  * *out_dev.  in_host is the host's copy of the input (the emulator copies
  * it over; on a GPU the input is made there from o's seed). */
-void buffers_make(const cli_opts *o, kind_t kind, size_t out_words, const void *in_host,
-                  void **in_dev, void **out_dev);
+void buffers_make(const cli_opts *o, kind_t kind, const kind_params *k, size_t out_words,
+                  const void *in_host, void **in_dev, void **out_dev);
 
 /* A device buffer of n words on the host, n + GUARD_ELEMS words. */
 void *copy_back(const void *dev, size_t n);
@@ -47,8 +47,8 @@ int device_same(const void *a, const void *b, size_t words);
 
 /* Is the device input (copied back to `after`, guard band included) what
  * the kernel was given: the data, or for a decode the data encoded? */
-int input_unchanged(kind_t kind, const cli_opts *o, const void *data, const void *after,
-                    size_t words);
+int input_unchanged(kind_t kind, const kind_params *k, const cli_opts *o, const void *data,
+                    const void *after, size_t words);
 
 /* Before timed call `call` of `calls` (1-based): the previous call's
  * changes of the device input undone, this call's written (perturb.h; a

@@ -8,17 +8,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-size_t out_len_for(kind_t kind, size_t n)
-{
-    return kind == KIND_REDUCE ? 1 : kind == KIND_COMPACT ? n + 1 : n;
-}
-
-size_t out_words_for(kind_t kind, size_t n, dtype_t dtype)
-{
-    return out_len_for(kind, n) * (dtype_size(dtype) / 4);
-}
 
 double gamma_k(int k)
 {
@@ -74,17 +65,27 @@ int tol_depth(const char *spec, size_t n)
 typedef struct {
     const check_spec *spec;
     const void *in;
+    int fold;        /* FORM_FOLD: one element, the fold of every input */
+    size_t section;  /* restart every `section` inputs (0: never) */
     size_t i;        /* next input index to fold in */
     int32_t acc_i;   /* running int32 result (wraps) */
     double acc_f;    /* running exact float result */
     double mass;     /* sum of |x| folded so far */
 } walker;
 
+/* The section size a spec's kind reads, or 0 when it has none. */
+static size_t section_of(const check_spec *s)
+{
+    return kind_get(s->kind)->params & KP_SECTION ? s->section : 0;
+}
+
 static void walker_start(walker *w, const check_spec *spec, const void *in)
 {
     memset(w, 0, sizeof *w);
     w->spec = spec;
     w->in = in;
+    w->fold = kind_get(spec->kind)->form == FORM_FOLD;
+    w->section = section_of(spec);
     w->acc_i = identity_i32(spec->op);
     w->acc_f = identity_f64(spec->op);
 }
@@ -93,7 +94,7 @@ static void walker_start(walker *w, const check_spec *spec, const void *in)
 static void walker_fold(walker *w)
 {
     const check_spec *s = w->spec;
-    if (s->kind == KIND_SECTION_SCAN && s->section && w->i % s->section == 0) {
+    if (w->section && w->i % w->section == 0) {
         w->acc_i = identity_i32(s->op);
         w->acc_f = identity_f64(s->op);
         w->mass = 0.0;
@@ -112,9 +113,9 @@ static void walker_fold(walker *w)
 static void walker_expect(walker *w, size_t out, double *expect, double *mass)
 {
     const check_spec *s = w->spec;
-    int excl = s->exclusive && s->kind != KIND_REDUCE;
+    int excl = s->exclusive && !w->fold;
     size_t upto = excl ? out : out + 1; /* inputs folded before reading */
-    if (excl && s->kind == KIND_SECTION_SCAN && s->section && out % s->section == 0) {
+    if (excl && w->section && out % w->section == 0) {
         /* first element of a section: the identity */
         while (w->i < upto) walker_fold(w);
         *expect = s->dtype == DT_INT32 ? identity_i32(s->op) : identity_f64(s->op);
@@ -133,7 +134,7 @@ static void walker_expect(walker *w, size_t out, double *expect, double *mass)
 static void expected_at(walker *w, size_t i, double *expect, double *mass)
 {
     const check_spec *s = w->spec;
-    if (s->kind != KIND_REDUCE) {
+    if (!w->fold) {
         walker_expect(w, i, expect, mass);
         return;
     }
@@ -190,7 +191,7 @@ static void describe(const check_spec *s, const void *in, const void *got, check
     walker wk;
     walker_start(&wk, s, in);
 
-    if (s->kind == KIND_REDUCE)
+    if (wk.fold)
         w = snprintf(p, room, "%s of %zu elements: ", op_name(s->op), s->n);
     else
         w = snprintf(p, room, "%zu of %zu elements wrong, first at out[%zu]; ", r->mismatches,
@@ -235,10 +236,10 @@ static void describe(const check_spec *s, const void *in, const void *got, check
 static int int32_all_right(const check_spec *s, const int32_t *in, const int32_t *got)
 {
     size_t len = out_len_for(s->kind, s->n);
-    size_t section = s->kind == KIND_SECTION_SCAN ? s->section : 0;
+    size_t section = section_of(s);
     int32_t id = identity_i32(s->op), acc = id;
     int excl = s->exclusive;
-    if (s->kind == KIND_REDUCE)
+    if (kind_get(s->kind)->form == FORM_FOLD)
         return got[0] == ref_reduce_i32(in, s->n, s->op);
     switch (s->op) {
     case OP_SUM:
@@ -256,13 +257,15 @@ static int int32_all_right(const check_spec *s, const int32_t *in, const int32_t
 
 void check_output(const check_spec *s, const void *in, const void *got, check_result *r)
 {
-    if (s->kind == KIND_COMPACT) {
-        check_compact(s, in, got, r);
-        return;
-    }
-    if (s->kind == KIND_DECODE) {
-        check_decode(s, in, got, r);
-        return;
+    kind_get(s->kind)->check(s, in, got, r);
+}
+
+void check_formed(const check_spec *s, const void *in, const void *got, check_result *r)
+{
+    if (kind_get(s->kind)->form == FORM_OWN) {
+        fprintf(stderr, "internal error: check_formed called for a %s, which checks itself\n",
+                kind_name(s->kind));
+        abort();
     }
     if (s->dtype == DT_INT32 && (s->op == OP_SUM || s->op == OP_MIN || s->op == OP_MAX) &&
         int32_all_right(s, (const int32_t *)in, (const int32_t *)got)) {
@@ -300,6 +303,32 @@ void check_output(const check_spec *s, const void *in, const void *got, check_re
     }
     if (!r->ok)
         describe(s, in, got, r);
+}
+
+int elem_is_poison(const void *got, dtype_t dtype, size_t i)
+{
+    size_t words = dtype_size(dtype) / 4;
+    for (size_t k = 0; k < words; k++)
+        if (word_at(got, i * words + k) != POISON_WORD)
+            return 0;
+    return 1;
+}
+
+void fmt_elem_int(char *buf, size_t size, const void *a, dtype_t dtype, size_t i)
+{
+    if (elem_is_poison(a, dtype, i))
+        snprintf(buf, size, "<unwritten>");
+    else
+        snprintf(buf, size, "%lld", (long long)int_at(a, dtype, i));
+}
+
+void check_mark_wrong(check_result *r, size_t i, int unwritten)
+{
+    if (!r->mismatches++) {
+        r->first = i;
+        r->unwritten = unwritten;
+    }
+    r->ok = 0;
 }
 
 void fill_words(void *buf, size_t words, uint32_t w)

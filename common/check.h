@@ -7,7 +7,7 @@
 #ifndef CHECK_H
 #define CHECK_H
 
-#include "kit.h"
+#include "kinds/kinds.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,21 +22,23 @@ extern "C" {
 /* Elements of guard band after each device output. */
 #define GUARD_ELEMS 1024u
 
-/* What was computed, so the checker can recompute it. */
-typedef struct {
+/* What was computed, so the checker can recompute it.  section, order,
+ * tuple and pred are the kind's parameters (kinds.h's kind_params): each
+ * kind reads those its row names. */
+typedef struct check_spec {
     kind_t kind;
     dtype_t dtype;
     op_t op;
     int exclusive;  /* scans only */
-    size_t section; /* KIND_SECTION_SCAN only */
+    size_t section; /* section scans: elements per section */
     size_t n;
     int depth;      /* association depth k of the float error bound */
-    int order;      /* KIND_DECODE: order k (1..KIT_MAX_ORDER) */
-    int tuple;      /* KIND_DECODE: tuple size d (1..KIT_MAX_TUPLE) */
-    pred_t pred;    /* KIND_COMPACT: the predicate */
+    int order;      /* decodes: order k (1..KIT_MAX_ORDER) */
+    int tuple;      /* decodes: tuple size d (1..KIT_MAX_TUPLE) */
+    pred_t pred;    /* compactions: the predicate */
 } check_spec;
 
-typedef struct {
+typedef struct check_result {
     int ok;
     size_t mismatches;   /* how many elements are wrong */
     size_t first;        /* index of the first wrong element */
@@ -44,11 +46,6 @@ typedef struct {
     double bound;        /* float error bound at `first` (0: exact check) */
     char detail[640];    /* one or two lines a student can act on */
 } check_result;
-
-/* Number of output elements an operation writes for n inputs. */
-size_t out_len_for(kind_t kind, size_t n);
-/* The same in 32-bit words (the unit of poison, guard bands and raw files). */
-size_t out_words_for(kind_t kind, size_t n, dtype_t dtype);
 
 /* gamma_k = k u / (1 - k u), u = 2^-24: Higham's bound factor for float32. */
 double gamma_k(int k);
@@ -63,14 +60,22 @@ double gamma_k(int k);
  */
 int tol_depth(const char *spec, size_t n);
 
-/* Compare got[0..out_len) with the reference for in[0..n).  For
- * KIND_DECODE, `in` is the data before encoding: the expected output. */
+/* Compare got[0..out_len) with the reference for in[0..n): the kind's own
+ * check (kinds.h).  For a kind whose input is encoded, `in` is the data
+ * before encoding. */
 void check_output(const check_spec *spec, const void *in, const void *got, check_result *r);
 
-/* Lab 7's two kinds (check_apps.c; check_output calls them): exact, int32
- * or int64.  A compaction must leave out[count..n) poisoned. */
-void check_compact(const check_spec *spec, const void *in, const void *got, check_result *r);
-void check_decode(const check_spec *spec, const void *in, const void *got, check_result *r);
+/* The check of the FOLD and PREFIX forms (kinds.h): reductions and scans,
+ * int32 exact, float32 within the error bound of spec->depth. */
+void check_formed(const struct check_spec *spec, const void *in, const void *got,
+                  struct check_result *r);
+
+/* For the kinds' own checks: is element i of got (int32 or int64) still the
+ * poison; the element as a student reads it ("<unwritten>" for the
+ * poison); and a wrong element recorded (the first is the one described). */
+int elem_is_poison(const void *got, dtype_t dtype, size_t i);
+void fmt_elem_int(char *buf, size_t size, const void *a, dtype_t dtype, size_t i);
+void check_mark_wrong(check_result *r, size_t i, int unwritten);
 
 /* Fill `words` 32-bit words with w. */
 void fill_words(void *buf, size_t words, uint32_t w);

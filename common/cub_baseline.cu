@@ -10,9 +10,10 @@
  * times CUB, and a submission must find no CUB code in its binary. */
 #if defined(__CUEMU__) || defined(KIT_NO_CUB)
 
-int time_cub(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+int time_cub(kind_cub algo, const lab_problem *p, const kind_params *k, int warmup, int reps,
+             timing *t)
 {
-    (void)kind, (void)p, (void)warmup, (void)reps, (void)t;
+    (void)algo, (void)p, (void)k, (void)warmup, (void)reps, (void)t;
     return -1; /* no CUB here: nothing to compare with */
 }
 
@@ -34,7 +35,7 @@ template <typename T> struct is_sum_op<Sum<T> > { static const bool value = true
 
 template <typename T, typename Op> struct cub_job {
     static const bool is_sum = is_sum_op<Op>::value;
-    kind_t kind;
+    kind_cub algo; /* CUB_REDUCE or CUB_SCAN */
     const lab_problem *p;
     void *temp;
     size_t temp_bytes;
@@ -47,10 +48,10 @@ template <typename T, typename Op> struct cub_job {
         int n = (int)p->n;
         CubOp<T, Op> op;
         if (is_sum) /* CUB's own sum entry points, the ones its tuning targets */
-            CUDA_CHECK(kind == KIND_REDUCE ? cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n)
+            CUDA_CHECK(algo == CUB_REDUCE ? cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n)
                        : p->exclusive ? cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n)
                                       : cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n));
-        else if (kind == KIND_REDUCE)
+        else if (algo == CUB_REDUCE)
             CUDA_CHECK(cub::DeviceReduce::Reduce(temp, temp_bytes, in, out, n, op, Op::identity()));
         else if (p->exclusive)
             CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp, temp_bytes, in, out, op, Op::identity(), n));
@@ -61,9 +62,9 @@ template <typename T, typename Op> struct cub_job {
 };
 
 template <typename T, typename Op>
-static int time_with(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+static int time_with(kind_cub algo, const lab_problem *p, int warmup, int reps, timing *t)
 {
-    cub_job<T, Op> job = {kind, p, NULL, 0};
+    cub_job<T, Op> job = {algo, p, NULL, 0};
     job.call(); /* size the temporary storage */
     CUDA_CHECK(cudaMalloc(&job.temp, job.temp_bytes ? job.temp_bytes : 1));
     *t = time_runs(cub_job<T, Op>::run, &job, warmup, reps);
@@ -72,12 +73,12 @@ static int time_with(kind_t kind, const lab_problem *p, int warmup, int reps, ti
 }
 
 /* A KIT_DISPATCH target needs the (p) signature; carry the rest here. */
-static kind_t g_kind;
+static kind_cub g_algo;
 static int g_warmup, g_reps;
 static timing *g_timing;
 template <typename T, typename Op> static int dispatch_target(const lab_problem *p)
 {
-    return time_with<T, Op>(g_kind, p, g_warmup, g_reps, g_timing);
+    return time_with<T, Op>(g_algo, p, g_warmup, g_reps, g_timing);
 }
 
 /* ---- lab 7: what a user would do today with CUB ---------------------------- */
@@ -143,7 +144,8 @@ static cudaError_t stride_scan(int d, void *temp, size_t &bytes, const T *from, 
  */
 template <typename T> struct lab7_job {
     const lab_problem *p;
-    kind_t kind;
+    const kind_params *kp; /* the predicate, or the order and tuple size */
+    kind_cub algo;         /* CUB_SELECT or CUB_STRIDED_SCANS */
     void *temp;
     size_t temp_bytes;
     T *scratch;        /* decode: the ping-pong buffer */
@@ -154,16 +156,16 @@ template <typename T> struct lab7_job {
         const T *in = (const T *)p->in;
         T *out = (T *)p->out;
         int n = (int)p->n;
-        if (kind == KIND_COMPACT) {
-            KeepIf<T> keep = {p->pred};
+        if (algo == CUB_SELECT) {
+            KeepIf<T> keep = {kp->pred};
             CUDA_CHECK(cub::DeviceSelect::If(temp, temp_bytes, in, out, num_selected, n, keep));
             return;
         }
         /* pass k writes out or scratch so that the last one lands in out */
         const T *from = in;
-        for (int k = 0; k < p->order; k++) {
-            T *to = (p->order - 1 - k) % 2 == 0 ? out : scratch;
-            CUDA_CHECK(stride_scan<T>(p->tuple, temp, temp_bytes, from, to, n));
+        for (int k = 0; k < kp->order; k++) {
+            T *to = (kp->order - 1 - k) % 2 == 0 ? out : scratch;
+            CUDA_CHECK(stride_scan<T>(kp->tuple, temp, temp_bytes, from, to, n));
             if (!temp)
                 return; /* sizing: one call tells */
             from = to;
@@ -173,9 +175,10 @@ template <typename T> struct lab7_job {
 };
 
 template <typename T>
-static int time_lab7(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+static int time_lab7(kind_cub algo, const lab_problem *p, const kind_params *k, int warmup,
+                     int reps, timing *t)
 {
-    lab7_job<T> job = {p, kind, NULL, 0, NULL, NULL};
+    lab7_job<T> job = {p, k, algo, NULL, 0, NULL, NULL};
     job.call(); /* size the temporary storage */
     CUDA_CHECK(cudaMalloc(&job.temp, job.temp_bytes ? job.temp_bytes : 1));
     CUDA_CHECK(cudaMalloc((void **)&job.scratch, p->n * sizeof(T)));
@@ -187,16 +190,17 @@ static int time_lab7(kind_t kind, const lab_problem *p, int warmup, int reps, ti
     return 0;
 }
 
-int time_cub(kind_t kind, const lab_problem *p, int warmup, int reps, timing *t)
+int time_cub(kind_cub algo, const lab_problem *p, const kind_params *k, int warmup, int reps,
+             timing *t)
 {
-    if (kind == KIND_SECTION_SCAN || p->n == 0 || p->n > 0x7fffffff)
+    if (algo == CUB_NONE || p->n == 0 || p->n > 0x7fffffff)
         return -1;
-    if (kind == KIND_DECODE && (p->n % p->tuple != 0 || !cub_yardstick_tuple(p->tuple)))
+    if (algo == CUB_STRIDED_SCANS && (p->n % k->tuple != 0 || !cub_yardstick_tuple(k->tuple)))
         return -1; /* records must fill the array */
-    if (kind == KIND_COMPACT || kind == KIND_DECODE)
-        return p->dtype == DT_INT64 ? time_lab7<unsigned long long>(kind, p, warmup, reps, t)
-                                    : time_lab7<unsigned int>(kind, p, warmup, reps, t);
-    g_kind = kind, g_warmup = warmup, g_reps = reps, g_timing = t;
+    if (algo == CUB_SELECT || algo == CUB_STRIDED_SCANS)
+        return p->dtype == DT_INT64 ? time_lab7<unsigned long long>(algo, p, k, warmup, reps, t)
+                                    : time_lab7<unsigned int>(algo, p, k, warmup, reps, t);
+    g_algo = algo, g_warmup = warmup, g_reps = reps, g_timing = t;
     return KIT_DISPATCH(dispatch_target, p);
 }
 

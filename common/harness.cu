@@ -22,12 +22,14 @@
 #include "cub_baseline.h"
 #include "cuda_check.h"
 #include "json.h"
+#include "kinds/kinds.h"
 #include "lab.h"
 #include "perturb.h"
 #include "prng.h"
 #include "reference.h"
 #include "stats.h"
 #include "timing.h"
+#include "variants.h"
 #include "emu_pace.h"
 #ifdef __CUEMU__
 #include "cuemu_watch.h"
@@ -36,6 +38,9 @@
 /* Everything one run needs, passed to the timing loop as void *. */
 typedef struct {
     const lab_variant *variant;
+    kind_t kind;          /* what the variant computes (its row: kinds.h) */
+    kind_params params;   /* the kind's parameters for this case */
+    kind_args args;       /* the room problem.args points into */
     lab_problem problem;
     const cli_opts *opts; /* for the changes between timed calls */
     copy_counts copies;   /* the lab's host copies, on a GPU (copy_count.h) */
@@ -99,59 +104,6 @@ static void run_once(void *arg)
     }
 }
 
-static const lab_variant *find_variant(const char *name)
-{
-    if (!name)
-        return &LAB.variants[LAB.default_variant];
-    for (int i = 0; i < LAB.count; i++)
-        if (strcmp(LAB.variants[i].name, name) == 0)
-            return &LAB.variants[i];
-    return NULL;
-}
-
-static void list_variants(FILE *f)
-{
-    fprintf(f, "%s: %s\nvariants:\n", LAB.name, LAB.title);
-    for (int i = 0; i < LAB.count; i++) {
-        const lab_variant *v = &LAB.variants[i];
-        fprintf(f, "  %-14s %s%s\n", v->name, v->summary, i == LAB.default_variant ? " (default)" : "");
-    }
-}
-
-/* Lab 7's kinds are integer-only (int32 or int64, wrapping), and only they
- * take int64, --order, --tuple and --pred. */
-static int validate_lab7(const cli_opts *o, const lab_variant *v, char *err, size_t len)
-{
-    int lab7 = v->kind == KIND_COMPACT || v->kind == KIND_DECODE;
-    if (lab7 && o->dtype == DT_FLOAT32)
-        return snprintf(err, len, "%s takes int32 or int64, not float32", v->name), -1;
-    if (!lab7 && o->dtype == DT_INT64)
-        return snprintf(err, len, "int64 is for compactions and decodes (lab 7), and %s is a %s",
-                        v->name, kind_name(v->kind)), -1;
-    if (v->kind != KIND_DECODE && (o->order != 1 || o->tuple != 1))
-        return snprintf(err, len, "--order and --tuple apply to decodes, and %s is a %s", v->name,
-                        kind_name(v->kind)), -1;
-    if (lab7 && (o->op != OP_SUM || o->exclusive))
-        return snprintf(err, len, "%s takes neither --op nor --exclusive", v->name), -1;
-    return 0;
-}
-
-/* Refuse combinations the variant does not define, before touching the GPU. */
-static int validate(const cli_opts *o, const lab_variant *v, char *err, size_t len)
-{
-    if (v->max_n && o->n > v->max_n)
-        return snprintf(err, len, "variant %s handles at most %zu elements (asked for %zu)",
-                        v->name, v->max_n, o->n), -1;
-    if (o->exclusive && v->kind == KIND_REDUCE)
-        return snprintf(err, len, "--exclusive applies to scans, and %s is a reduction", v->name), -1;
-#ifndef __CUEMU__
-    if (o->trace || o->traffic)
-        return snprintf(err, len, "--trace and --traffic count a run on the CPU emulator: "
-                                  "build there (make draw LAB=... does)"), -1;
-#endif
-    return validate_lab7(o, v, err, len);
-}
-
 /* Open PREFIX.SUFFIX for writing; a result that cannot be written ends the run. */
 static FILE *open_result(const char *prefix, const char *suffix, const char *mode, char *path,
                          size_t len)
@@ -193,9 +145,11 @@ typedef struct {
     char device[256];
 } report;
 
-static void write_json(const char *prefix, const cli_opts *o, const lab_variant *v,
-                       const report *r, size_t out_len, int copies, int checked)
+static void write_json(const char *prefix, const cli_opts *o, const job *j, const report *r,
+                       size_t out_len, int copies, int checked)
 {
+    const lab_variant *v = j->variant;
+    const unsigned params = kind_get(j->kind)->params;
     char path[4096];
     FILE *f = open_result(prefix, "json", "w", path, sizeof path);
     json_writer w;
@@ -203,20 +157,20 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
     jw_object(&w, NULL);
     jw_string(&w, "lab", LAB.name);
     jw_string(&w, "variant", v->name);
-    jw_string(&w, "kind", kind_name(v->kind));
-    jw_int(&w, "section", (long long)v->section);
+    jw_string(&w, "kind", kind_name(j->kind));
+    jw_int(&w, "section", (long long)j->params.section);
     jw_int(&w, "n", (long long)o->n);
     jw_string(&w, "dtype", dtype_name(o->dtype));
     jw_string(&w, "op", op_name(o->op));
     jw_string(&w, "dist", dist_name(o->dist));
     jw_int(&w, "seed", (long long)o->seed);
     jw_bool(&w, "exclusive", o->exclusive);
-    if (v->kind == KIND_DECODE) {
-        jw_int(&w, "order", o->order);
-        jw_int(&w, "tuple", o->tuple);
+    if (params & KP_ORDER_TUPLE) {
+        jw_int(&w, "order", j->params.order);
+        jw_int(&w, "tuple", j->params.tuple);
     }
-    if (v->kind == KIND_COMPACT)
-        jw_string(&w, "pred", pred_name(o->pred));
+    if (params & KP_PRED)
+        jw_string(&w, "pred", pred_name(j->params.pred));
     jw_int(&w, "out_len", (long long)out_len);
     jw_int(&w, "guard", GUARD_ELEMS);
     jw_int(&w, "copies", copies);
@@ -253,14 +207,12 @@ static void write_json(const char *prefix, const cli_opts *o, const lab_variant 
     fclose(f);
 }
 
-static void print_report(const cli_opts *o, const lab_variant *v, const report *r)
+static void print_report(const cli_opts *o, const job *j, const report *r)
 {
+    const lab_variant *v = j->variant;
     int pass = r->check.ok && r->guard_hit < 0 && r->verify_failed == 0 && r->host_written < 0;
-    char what[64] = "";
-    if (v->kind == KIND_DECODE)
-        snprintf(what, sizeof what, " order=%d tuple=%d", o->order, o->tuple);
-    else if (v->kind == KIND_COMPACT)
-        snprintf(what, sizeof what, " keep=%s", pred_name(o->pred));
+    char what[64];
+    kind_params_text(j->kind, &j->params, what, sizeof what);
     printf("%s %s %s %s n=%zu%s%s: self-check %s\n", LAB.name, v->name, dtype_name(o->dtype),
            op_name(o->op), o->n, o->exclusive ? " exclusive" : "", what, pass ? "PASS" : "FAIL");
     if (!r->check.ok)
@@ -270,7 +222,7 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
                "stored it)\n");
     if (r->guard_hit >= 0)
         printf("  OUT OF BOUNDS: the kernel wrote past the end of `out` (out[%zu + %ld])\n",
-               out_len_for(v->kind, o->n), r->guard_hit / (long)(dtype_size(o->dtype) / 4));
+               out_len_for(j->kind, o->n), r->guard_hit / (long)(dtype_size(o->dtype) / 4));
     if (r->host_written >= 0)
         printf("  HOST-WRITTEN: byte %lld of `out` was last written by host code (a copy, a "
                "fill or a store from run()), not by a kernel\n", r->host_written);
@@ -306,24 +258,6 @@ static void print_report(const cli_opts *o, const lab_variant *v, const report *
 
 /* The device, named once per process (every case reports it). */
 static char device_name[256];
-
-/* The variant a command line asks for, or NULL (the reason printed) when
- * there is none of that name or it does not define the combination. */
-static const lab_variant *variant_for(const cli_opts *o, const char *prog)
-{
-    char err[256];
-    const lab_variant *v = find_variant(o->variant);
-    if (!v) {
-        fprintf(stderr, "%s: no variant named '%s'\n", prog, o->variant);
-        list_variants(stderr);
-        return NULL;
-    }
-    if (validate(o, v, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", prog, err);
-        return NULL;
-    }
-    return v;
-}
 
 static double wall_s(void)
 {
@@ -426,7 +360,7 @@ static void watch_output(job *j, size_t bytes, report *r, int arm)
 static void perturb_next(void *arg, int call)
 {
     job *j = (job *)arg;
-    int keep = j->variant->kind == KIND_COMPACT ? (int)j->opts->pred : -1;
+    int keep = kind_perturb_keep(j->kind, &j->params);
     buffers_perturb((void *)j->problem.in, j->opts, keep, call, j->timed_calls);
 }
 
@@ -437,7 +371,8 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
                    report *r, void **copies)
 {
     const lab_variant *v = j->variant;
-    size_t data_words = out_words_for(v->kind, o->n, o->dtype); /* without the band */
+    size_t data_words = out_words_for(j->kind, o->n, o->dtype); /* without the band */
+    const kind_def *def = kind_get(j->kind);
     watch("running the kernel");
     double began = wall_s();
     watch_output(j, data_words * 4, r, 1);
@@ -457,7 +392,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     const int perturbed = reps > 0 && perturb_calls(o->graded && o->out, o->warmup, reps) > 0;
     int ncopies = 0;
     if (keep && !perturbed) {
-        copies[ncopies++] = copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
+        copies[ncopies++] = copy_back_output(j->kind, j->problem.out, o->n, o->dtype, data_words);
         trace_step("output copied back");
     }
     /* The first output stays on the device too, to hold the last against
@@ -479,17 +414,18 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         watch_output(j, data_words * 4, r, 0);
         trace_step("timed launches");
         perturb_input pin = {o->n, o->dtype, o->dist, o->seed,
-                             v->kind == KIND_COMPACT ? (int)o->pred : -1};
-        if (perturbed && in_host && v->kind != KIND_DECODE) /* (--verify's floats) */
+                             kind_perturb_keep(j->kind, &j->params)};
+        /* (--verify's floats; an encoded input's changes are to its code) */
+        if (perturbed && in_host && def->input == INPUT_DATA)
             perturb_host((void *)in_host, &pin, o->warmup + reps);
         if (keep && perturbed) {
-            copies[ncopies++] = copy_back_output(v->kind, j->problem.out, o->n, o->dtype,
+            copies[ncopies++] = copy_back_output(j->kind, j->problem.out, o->n, o->dtype,
                                                  data_words);
         } else if (keep) {
             r->repeat_identical = first && device_same(first, j->problem.out, dev_words);
             if (!r->repeat_identical) {
                 copies[ncopies++] =
-                    copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
+                    copy_back_output(j->kind, j->problem.out, o->n, o->dtype, data_words);
                 r->repeat_identical = memcmp(copies[0], copies[1], data_words * 4) == 0;
             }
         }
@@ -510,7 +446,8 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
          * CUB scans took 3.7 times as long as the kernel's timed runs). */
         if (!o->graded) {
             watch("timing CUB");
-            r->have_cub = time_cub(v->kind, &j->problem, o->warmup, reps, &r->cub) == 0;
+            r->have_cub =
+                time_cub(def->cub, &j->problem, &j->params, o->warmup, reps, &r->cub) == 0;
         }
     }
     /* --verify: more launches, each output checked.  Integers must repeat
@@ -521,7 +458,7 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         run_once(j);
         CUDA_CHECK(cudaDeviceSynchronize());
         watch_output(j, data_words * 4, r, 0);
-        void *again = copy_back_output(v->kind, j->problem.out, o->n, o->dtype, data_words);
+        void *again = copy_back_output(j->kind, j->problem.out, o->n, o->dtype, data_words);
         check_result cr;
         int bad;
         if (o->dtype != DT_FLOAT32) {
@@ -550,6 +487,13 @@ static int run_case(const cli_opts *o, void *prog)
     const lab_variant *v = variant_for(o, (const char *)prog);
     if (!v)
         return EXIT_USAGE;
+    job j;
+    j.variant = v;
+    j.opts = o;
+    char err[256];
+    if (variant_kind(v, &j.kind, err, sizeof err)) /* (validated: variant_for) */
+        return EXIT_USAGE;
+    j.params = case_params(o, v, j.kind);
     timeout_s = o->timeout_s;
     buffers_exact(o->exact);
 #ifdef __CUEMU__
@@ -561,13 +505,13 @@ static int run_case(const cli_opts *o, void *prog)
     r.guard_hit = -1;
     r.host_written = -1;
     r.input_intact = r.repeat_identical = 1;
-    r.bytes = bytes_moved(v->kind, o->n, o->dtype);
+    r.bytes = bytes_moved(j.kind, o->n, o->dtype);
     snprintf(r.device, sizeof r.device, "%s", device_name);
 
     /* Input, fenced; output, poisoned and fenced. */
     size_t esize = dtype_size(o->dtype), in_words = o->n * (esize / 4);
-    size_t out_len = out_len_for(v->kind, o->n);
-    size_t out_data_words = out_words_for(v->kind, o->n, o->dtype);
+    size_t out_len = out_len_for(j.kind, o->n);
+    size_t out_data_words = out_words_for(j.kind, o->n, o->dtype);
     size_t out_words = out_data_words + GUARD_ELEMS;
     /* The host keeps a copy of the input only where it is used: for the
      * harness's own check, and on the emulator, where the host makes it. */
@@ -580,23 +524,20 @@ static int run_case(const cli_opts *o, void *prog)
     void *in_host = host_input ? host_alloc(o->n * esize) : NULL;
     if (in_host)
         gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
-    job j;
-    j.variant = v;
-    j.opts = o;
     trace_step("since the last step (device opened, or the case before)");
-    buffers_make(o, v->kind, out_data_words, in_host, (void **)&j.problem.in, &j.problem.out);
+    buffers_make(o, j.kind, &j.params, out_data_words, in_host, (void **)&j.problem.in,
+                 &j.problem.out);
     trace_step("input and buffers");
     j.problem.n = o->n;
     j.problem.dtype = o->dtype;
     j.problem.op = o->op;
     j.problem.exclusive = o->exclusive;
-    j.problem.order = o->order;
-    j.problem.tuple = o->tuple;
-    j.problem.pred = o->pred;
-    j.problem.count = v->kind == KIND_COMPACT ? (char *)j.problem.out + o->n * esize : NULL;
+    const kind_def *def = kind_get(j.kind);
+    j.problem.args = def->lab_args ? def->lab_args(&j.params, j.problem.out, o->n, o->dtype,
+                                                   &j.args) : NULL;
 
-    check_spec spec = {v->kind, o->dtype, o->op, o->exclusive, v->section, o->n,
-                       tol_depth(v->tol, o->n), o->order, o->tuple, o->pred};
+    check_spec spec = {j.kind, o->dtype, o->op, o->exclusive, j.params.section, o->n,
+                       tol_depth(v->tol, o->n), j.params.order, j.params.tuple, j.params.pred};
     void *copies[2] = {NULL, NULL};
     memset(&j.copies, 0, sizeof j.copies); /* (the counts of a GPU's graded binary) */
     copy_count_watch(j.problem.in, in_words * 4, j.problem.out, out_data_words * 4);
@@ -610,7 +551,7 @@ static int run_case(const cli_opts *o, void *prog)
     void *in_after = NULL;
     if (!graded) {
         in_after = copy_back(j.problem.in, in_words);
-        r.input_intact = input_unchanged(v->kind, o, in_host, in_after, in_words);
+        r.input_intact = input_unchanged(j.kind, &j.params, o, in_host, in_after, in_words);
         check_output(&spec, in_host, copies[0], &r.check);
         r.guard_hit = first_changed_word((uint32_t *)copies[0] + out_data_words, GUARD_ELEMS,
                                          GUARD_WORD);
@@ -626,11 +567,11 @@ static int run_case(const cli_opts *o, void *prog)
         kept = kept ? kept : 1; /* (none kept: --no-raw, and the file says one as before) */
         if (!o->no_raw)
             write_raw(o->out, copies, kept, out_words);
-        write_json(o->out, o, v, &r, out_len, kept, !graded);
+        write_json(o->out, o, &j, &r, out_len, kept, !graded);
         trace_step("result files written");
     }
     if (!o->quiet || !(r.check.ok && r.guard_hit < 0))
-        print_report(o, v, &r);
+        print_report(o, &j, &r);
 
     CUDA_CHECK(cudaFree((void *)j.problem.in));
     CUDA_CHECK(cudaFree(j.problem.out));
@@ -678,6 +619,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", argv[0], err);
         cli_usage(stderr, argv[0]);
         return EXIT_USAGE;
+    }
+    for (int i = 0; i < LAB.count; i++) { /* every variant names a kind, before anything */
+        kind_t k;
+        if (variant_kind(&LAB.variants[i], &k, err, sizeof err)) {
+            fprintf(stderr, "%s: %s\n", argv[0], err);
+            return EXIT_USAGE;
+        }
     }
     if (o.list) {
         list_variants(stdout);

@@ -9,8 +9,6 @@
 static const char *const dtype_names[DT_COUNT] = {"int32", "float32", "int64"};
 static const char *const op_names[OP_COUNT] = {"sum", "min", "max"};
 static const char *const dist_names[DIST_COUNT] = {"small", "ones", "wide"};
-static const char *const kind_names[KIND_COUNT] = {"reduce", "scan", "section-scan",
-                                                    "compact", "decode"};
 static const char *const pred_names[PRED_COUNT] = {"positive", "mult4"};
 
 /* One lookup for every table: index of s in names[], or -1. */
@@ -25,7 +23,6 @@ static int find_name(const char *const *names, int count, const char *s)
 const char *dtype_name(dtype_t t) { return (unsigned)t < DT_COUNT ? dtype_names[t] : "?"; }
 const char *op_name(op_t op) { return (unsigned)op < OP_COUNT ? op_names[op] : "?"; }
 const char *dist_name(dist_t d) { return (unsigned)d < DIST_COUNT ? dist_names[d] : "?"; }
-const char *kind_name(kind_t k) { return (unsigned)k < KIND_COUNT ? kind_names[k] : "?"; }
 const char *pred_name(pred_t p) { return (unsigned)p < PRED_COUNT ? pred_names[p] : "?"; }
 
 #define DEFINE_PARSE(fn, type, table, count)          \
@@ -41,11 +38,4 @@ const char *pred_name(pred_t p) { return (unsigned)p < PRED_COUNT ? pred_names[p
 DEFINE_PARSE(dtype_parse, dtype_t, dtype_names, DT_COUNT)
 DEFINE_PARSE(op_parse, op_t, op_names, OP_COUNT)
 DEFINE_PARSE(dist_parse, dist_t, dist_names, DIST_COUNT)
-DEFINE_PARSE(kind_parse, kind_t, kind_names, KIND_COUNT)
 DEFINE_PARSE(pred_parse, pred_t, pred_names, PRED_COUNT)
-
-double bytes_moved(kind_t kind, size_t n, dtype_t dtype)
-{
-    double one_pass = (double)n * (double)dtype_size(dtype);
-    return kind == KIND_REDUCE || kind == KIND_COMPACT ? one_pass : 2.0 * one_pass;
-}

@@ -1,6 +1,7 @@
 /*
  * kit.h - the vocabulary shared by the harness, the grader and the tests:
- * element types, operators, input distributions and what an operation is.
+ * element types, operators and input distributions (what an operation is:
+ * kinds/kinds.h).
  * Plain C11 so every host module (and nvcc) can include it.
  */
 #ifndef KIT_H
@@ -29,21 +30,6 @@ typedef enum { OP_SUM = 0, OP_MIN = 1, OP_MAX = 2, OP_COUNT } op_t;
  */
 typedef enum { DIST_SMALL = 0, DIST_ONES = 1, DIST_WIDE = 2, DIST_COUNT } dist_t;
 
-/*
- * What a lab variant computes.  REDUCE writes one element.  SCAN writes n
- * elements (inclusive or exclusive).  SECTION_SCAN scans independent
- * sections of `section` elements each (the last one may be partial).
- * COMPACT (lab 7) keeps the elements that satisfy a predicate, in input
- * order, in out[0..count), and writes count to out[n]; out[count..n) is
- * left as it was.  DECODE (lab 7) undoes a delta encoding of order k with
- * tuple size d: the input is the data encoded (given code), the output
- * must be the data itself (k stride-d prefix sums, wrapping).
- */
-typedef enum {
-    KIND_REDUCE = 0, KIND_SCAN = 1, KIND_SECTION_SCAN = 2, KIND_COMPACT = 3, KIND_DECODE = 4,
-    KIND_COUNT
-} kind_t;
-
 /* Predicate of a compaction: POSITIVE keeps x > 0 (the Teaching Kit's
  * example), MULT4 keeps multiples of 4 (a quarter of DIST_WIDE's values). */
 typedef enum { PRED_POSITIVE = 0, PRED_MULT4 = 1, PRED_COUNT } pred_t;
@@ -55,14 +41,12 @@ typedef enum { PRED_POSITIVE = 0, PRED_MULT4 = 1, PRED_COUNT } pred_t;
 const char *dtype_name(dtype_t t);
 const char *op_name(op_t op);
 const char *dist_name(dist_t d);
-const char *kind_name(kind_t k);
 const char *pred_name(pred_t p);
 
 /* Parse a name; return 0 on success, -1 when the name is unknown. */
 int dtype_parse(const char *s, dtype_t *out);
 int op_parse(const char *s, op_t *out);
 int dist_parse(const char *s, dist_t *out);
-int kind_parse(const char *s, kind_t *out);
 int pred_parse(const char *s, pred_t *out);
 
 /* Host and device code (nvcc) may both call the few inline helpers here. */
@@ -77,16 +61,6 @@ static inline KIT_HD int pred_keep(pred_t p, int64_t x)
 {
     return p == PRED_MULT4 ? (x & 3) == 0 : x > 0;
 }
-
-/* The fewest bytes an operation must move through device memory: a reduce
- * reads its n inputs, a scan or a decode reads n and writes n.  A
- * compaction reads n and writes only what it keeps, which depends on the
- * data: it is counted as its reads alone.  GB/s figures use this, and so
- * does the grader's plausibility check (grader/main.c), which must never
- * call an honest time too fast: counting n writes too made a fused
- * compaction keeping a quarter look like 1.36 device copies on an H100,
- * and the reference's own time was rejected. */
-double bytes_moved(kind_t kind, size_t n, dtype_t dtype);
 
 /* Bytes of one element: 8 for int64, 4 for the others. */
 static inline size_t dtype_size(dtype_t t) { return t == DT_INT64 ? 8 : 4; }

@@ -12,29 +12,25 @@
 /* One problem instance, as the lab's host code sees it. */
 typedef struct {
     const void *in; /* device input: n elements of dtype */
-    void *out;      /* device output: 1 element (reduce), n (scan, decode) or n + 1
-                       (compact: kept elements, then the count at out[n]); a guard band follows */
+    void *out;      /* device output (its length is the kind's); a guard band follows */
     size_t n;
     dtype_t dtype;
     op_t op;
-    int exclusive;  /* scans: exclusive instead of inclusive */
-    int order;      /* KIND_DECODE: k prefix sums in turn (1..KIT_MAX_ORDER) */
-    int tuple;      /* KIND_DECODE: records of `tuple` interleaved components (1..KIT_MAX_TUPLE) */
-    pred_t pred;    /* KIND_COMPACT: which elements are kept */
-    void *count;    /* KIND_COMPACT: &out[n], where the number kept goes (element type) */
+    int exclusive;    /* scans: exclusive instead of inclusive */
+    const void *args; /* the kind's own arguments, or NULL: common/kinds/KIND.h says */
 } lab_problem;
 
 /* A kernel (or kernel sequence) the lab can run. */
 typedef struct {
     const char *name;    /* used with --variant and in the grader's suite */
     const char *summary; /* one line for --list */
-    kind_t kind;         /* what it computes */
-    size_t section;      /* KIND_SECTION_SCAN: elements per independent section */
+    const char *kind;    /* what it computes: "reduce", "scan", ... (common/kinds/) */
     size_t max_n;        /* largest n it handles; 0 = any */
     const char *tol;     /* float association depth for the self-check (check.h tol_depth) */
     /* Enqueue the work on the default stream.  Returns cudaSuccess (0) or the
      * error it detected; the harness checks cudaGetLastError afterwards too. */
     int (*run)(const lab_problem *p);
+    const void *args;    /* the kind's description of the variant, or NULL (common/kinds/) */
 } lab_variant;
 
 typedef struct {

@@ -11,6 +11,7 @@
 
 #include "cuda_exit.h"
 #include "kit.h"
+#include "variants.h"
 
 #ifdef __CUEMU__
 #include "cuemu_trace.h"
@@ -33,12 +34,19 @@ void trace_run(const cli_opts *o, const lab_variant *v, const lab_problem *p, in
     }
     if (cuemuTraceStart(o->trace) != 0)
         exit(EXIT_USAGE);
+    kind_t k;
+    char err[200];
+    if (variant_kind(v, &k, err, sizeof err) != 0) { /* (checked before any run) */
+        fprintf(stderr, "%s\n", err);
+        exit(EXIT_USAGE);
+    }
+    kind_params kp = case_params(o, v, k);
     char note[512];
     snprintf(note, sizeof note,
              "\"lab\":\"%s\",\"variant\":\"%s\",\"kind\":\"%s\",\"n\":%zu,\"dtype\":\"%s\","
              "\"op\":\"%s\",\"exclusive\":%d,\"section\":%zu,\"seed\":%llu",
-             LAB.name, v->name, kind_name(v->kind), o->n, dtype_name(o->dtype), op_name(o->op),
-             o->exclusive, v->section, (unsigned long long)o->seed);
+             LAB.name, v->name, kind_name(k), o->n, dtype_name(o->dtype), op_name(o->op),
+             o->exclusive, kp.section, (unsigned long long)o->seed);
     cuemuTraceNote(note);
     cuemuTraceName(p->in, "in");
     cuemuTraceName(p->out, "out");

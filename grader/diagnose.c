@@ -26,6 +26,7 @@ typedef struct {
     size_t len;     /* output elements */
     size_t first;   /* first wrong index */
     size_t section; /* elements per independent section (0: none) */
+    int fold;       /* the kind's form is FOLD (one element): kinds.h */
 } shape;
 
 static double in_at(const shape *x, size_t i)
@@ -64,13 +65,14 @@ static int fmt(char *buf, size_t len, const shape *x, double v)
 }
 
 /* The expected output, computed by the kit's sequential reference. */
-static double *expected(const check_spec *s, const void *in, size_t len)
+static double *expected(const shape *x, const void *in, size_t len)
 {
+    const check_spec *s = x->s;
+    size_t section = x->section;
     double *want = malloc((len ? len : 1) * sizeof *want);
     if (!want)
         return NULL;
-    size_t section = s->kind == KIND_SECTION_SCAN ? s->section : 0;
-    if (s->kind == KIND_REDUCE) {
+    if (x->fold) {
         want[0] = s->dtype == DT_INT32 ? ref_reduce_i32(in, s->n, s->op)
                                        : ref_reduce_f32(in, s->n, s->op, NULL);
     } else if (s->dtype == DT_INT32) {
@@ -120,7 +122,7 @@ static unsigned where_wrong(const shape *x)
 static void window(const shape *x, size_t *from, size_t *to)
 {
     size_t f = x->first;
-    if (x->s->kind == KIND_REDUCE) {
+    if (x->fold) {
         *from = 0;
         *to = x->s->n ? x->s->n - 1 : 0;
         return;
@@ -137,7 +139,7 @@ static unsigned one_input_off(const shape *x, size_t *j)
     size_t from, to, looked = 0;
     double g = got_at(x, x->first), e = x->want[x->first];
     /* (a reduction's sum hides any one input among n: a match says nothing) */
-    if (x->s->op != OP_SUM || x->s->kind == KIND_REDUCE || same(x, g, e))
+    if (x->s->op != OP_SUM || x->fold || same(x, g, e))
         return 0;
     window(x, &from, &to);
     double lack = minus(x, e, g), extra = minus(x, g, e);
@@ -193,7 +195,7 @@ static int print_inputs(const shape *x, char *p, size_t room)
     window(x, &from, &to);
     if (n == 0)
         return snprintf(p, room, "inputs: none (n = 0): the answer is the identity");
-    if (x->s->kind == KIND_REDUCE)
+    if (x->fold)
         lo = 0, hi = 5;
     if (hi > n)
         hi = n;
@@ -202,7 +204,7 @@ static int print_inputs(const shape *x, char *p, size_t room)
         w += i > lo ? snprintf(p + w, room - (size_t)w, ", ") : 0;
         w += fmt(p + w, room - (size_t)w, x, in_at(x, i));
     }
-    if (x->s->kind == KIND_REDUCE && n > hi)
+    if (x->fold && n > hi)
         w += snprintf(p + w, room - (size_t)w, ", ... (n = %zu)", n);
     else if (x->s->exclusive && x->first == from && (size_t)w + 80 < room)
         w += snprintf(p + w, room - (size_t)w, "; out[%zu] combines no input: it is the identity",
@@ -248,14 +250,15 @@ void diagnose(const check_spec *s, const void *in, const void *got, const check_
               diagnosis *d)
 {
     memset(d, 0, sizeof *d);
-    if (s->kind != KIND_REDUCE && s->kind != KIND_SCAN && s->kind != KIND_SECTION_SCAN)
-        return; /* lab 7's kinds describe themselves (check_apps.c) */
+    const kind_def *def = kind_get(s->kind);
+    if (def->form == FORM_OWN)
+        return; /* such kinds describe themselves (their check: common/kinds/) */
     if ((s->dtype != DT_INT32 && s->dtype != DT_FLOAT32) || r->ok)
         return;
     shape x = {s, in, got, NULL, out_len_for(s->kind, s->n), r->first,
-               s->kind == KIND_SECTION_SCAN ? s->section : 0};
+               def->params & KP_SECTION ? s->section : 0, def->form == FORM_FOLD};
     int w = print_inputs(&x, d->text, sizeof d->text);
-    if (x.len > DIAGNOSE_MAX_N || !(x.want = expected(s, in, x.len)))
+    if (x.len > DIAGNOSE_MAX_N || !(x.want = expected(&x, in, x.len)))
         return;
     size_t j = 0, k = 0;
     uint32_t raw;
@@ -266,14 +269,14 @@ void diagnose(const check_spec *s, const void *in, const void *got, const check_
         bits |= PAT_UNWRITTEN;
     else {
         bits |= one_input_off(&x, &j);
-        if (s->kind != KIND_REDUCE && !s->exclusive && x.first > 0 &&
+        if (!x.fold && !s->exclusive && x.first > 0 &&
             (!x.section || x.first % x.section) && same(&x, g, in_at(&x, x.first)))
             bits |= PAT_IS_INPUT;
         if (same(&x, g, s->dtype == DT_INT32 ? identity_i32(s->op) : identity_f64(s->op)))
             bits |= PAT_IDENTITY;
-        if (s->kind == KIND_REDUCE && reduce_prefix(&x, &k))
+        if (x.fold && reduce_prefix(&x, &k))
             bits |= PAT_PREFIX;
-        if (s->kind != KIND_REDUCE && shifted(&x))
+        if (!x.fold && shifted(&x))
             bits |= PAT_SHIFTED;
     }
     d->bits = bits;

@@ -30,10 +30,9 @@ void case_label(const suite_case *c, int index, char *buf, size_t len)
     int used = snprintf(buf, len, "%s %s%s %s %s n=%zu seed=%llu", c->variant,
                         c->exclusive ? "excl " : "", dtype_name(c->dtype), op_name(c->op),
                         dist_name(c->dist), c->n, (unsigned long long)c->seed);
-    if (c->kind == KIND_DECODE && used > 0 && (size_t)used < len)
-        used += snprintf(buf + used, len - (size_t)used, " order=%d tuple=%d", c->order, c->tuple);
-    else if (c->kind == KIND_COMPACT && used > 0 && (size_t)used < len)
-        used += snprintf(buf + used, len - (size_t)used, " keep=%s", pred_name(c->pred));
+    kind_params kp = {c->section, c->order, c->tuple, c->pred};
+    if (used > 0 && (size_t)used < len)
+        used += kind_params_text(c->kind, &kp, buf + used, len - (size_t)used);
     if (c->schedule[0] && used > 0 && (size_t)used < len)
         snprintf(buf + used, len - (size_t)used, " [emu %s]", c->schedule);
 }

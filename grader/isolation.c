@@ -107,7 +107,8 @@ static int add_system(fsview *v, char *why, size_t len)
  * never compiled into the submission's own object. */
 static int add_kit_headers(fsview *v, const char *top)
 {
-    static const char *const shown[] = {"common/*.h", "common/*.cuh", "common/emu",
+    static const char *const shown[] = {"common/*.h", "common/*.cuh", "common/kinds/*.h",
+                                        "common/emu",
                                         "common/tools/no_algorithms.sh", "common/graded/*.syms"};
     char pattern[PATH_MAX];
     for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
@@ -181,7 +182,7 @@ int isolation_probe(const sandbox *sb, const char *top, const char *work, char *
 {
     static const char *const private_parts[] = {
         "solutions", "grader", "tests", "build/gpu/ref", "build/emu/ref", "refbin",
-        "common/*.c", "common/*.cu", "common/tools/graded_harness.sh"};
+        "common/*.c", "common/*.cu", "common/kinds/*.c", "common/tools/graded_harness.sh"};
     static const char script[] =
         "command -v make >/dev/null || { echo 'make is not visible inside'; exit 1; }\n"
         "test -r \"$1/Makefile\" || { echo \"the kit's Makefile is not visible inside\"; exit 1; }\n"

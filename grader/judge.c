@@ -1,7 +1,8 @@
 /*
- * judge.c - from exit status to verdict.  Order matters: how the process
- * ended first (timeout, crash, CUDA error, emulator diagnostic), then
- * whether it left a well-formed result, then the values themselves.
+ * judge.c - from how a case's run ended (launch.h) to its verdict.  Order
+ * matters: how the process ended first (timeout, crash, CUDA error,
+ * emulator diagnostic), then whether it left a well-formed result, then
+ * the values themselves.
  */
 #define _GNU_SOURCE /* MAP_POPULATE */
 #include "judge.h"
@@ -26,157 +27,7 @@
 #include "regen.h"
 #include "run.h"
 #include "tunables.h"
-#include "sandbox.h"
 #include "safefile.h"
-
-/* The first size - 1 bytes of a log of the grader's own folder,
- * NUL-terminated ("" when unreadable). */
-static void read_head(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "rb");
-    size_t got = f ? fread(buf, 1, size - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[got] = '\0';
-}
-
-/* What a student should read from a run's log text, on one line: from
- * the first diagnostic (the emulator's, CUDA's, the watchdog's) if there
- * is one, else the text's last lines. */
-/*
- * text's lines into out (len bytes): the first line and every "hint:"
- * line always, the lines between them while there is room, and a count
- * of those left out.  A deadlock report lists one line per stuck block;
- * cutting it at len lost the hint at its end, the part a student needs.
- */
-static void keep_first_and_hint(const char *text, char *out, size_t len)
-{
-    size_t must = 0, o = 0;
-    int lines = 0, noted = 0;
-    for (const char *p = text; *p; lines++) { /* room the must-keep lines take */
-        size_t n = strcspn(p, "\n");
-        if (lines == 0 || memmem(p, n, "hint:", 5))
-            must += n + 1;
-        p += n + (p[n] == '\n');
-    }
-    must += 48; /* the "(N more lines ...)" note */
-    lines = 0;
-    for (const char *p = text; *p; lines++) {
-        size_t n = strcspn(p, "\n");
-        int keep = lines == 0 || memmem(p, n, "hint:", 5);
-        if (keep || o + n + 1 + must < len) {
-            if (o + n + 2 > len)
-                n = len > o + 2 ? len - o - 2 : 0;
-            o += (size_t)snprintf(out + o, len - o, "%s%.*s", o ? "\n" : "", (int)n, p);
-            if (keep)
-                must -= must > n + 1 ? n + 1 : must;
-        } else if (!noted++ && o + 48 < len) {
-            o += (size_t)snprintf(out + o, len - o, "\n(more lines left out here)");
-        }
-        p += strcspn(p, "\n");
-        p += *p == '\n';
-    }
-    while (o > 0 && (out[o - 1] == ' ' || out[o - 1] == '\n'))
-        o--;
-    out[o] = '\0';
-}
-
-void log_excerpt_text(const char *head, char *out, size_t len)
-{
-    static const char *const markers[] = {"out of host memory", "cuemu: error", "CUDA error",
-                                          "TIMEOUT:", "error:"};
-    static char text[16384]; /* the log's head: read_head reads 16 KiB */
-    const char *from = NULL;
-    for (size_t m = 0; m < sizeof markers / sizeof markers[0] && !from; m++)
-        from = strstr(head, markers[m]);
-    while (from && from > head && from[-1] != '\n') /* the whole line: file:line first */
-        from--;
-    if (from) {
-        snprintf(text, sizeof text, "%s", from);
-    } else {
-        size_t hl = strlen(head);
-        snprintf(text, sizeof text, "%s", head + (hl > sizeof text - 1 ? hl - (sizeof text - 1) : 0));
-    }
-    /* Line breaks stay (an emulator report is laid out in lines: the
-     * deadlock, then each waiting thread, then the hint); other control
-     * characters become spaces. */
-    for (char *p = text; *p; p++)
-        if (*p != '\n' && (unsigned char)*p < 0x20)
-            *p = ' ';
-    keep_first_and_hint(text, out, len);
-}
-
-/* The same for a whole log file (its first 16 KiB). */
-static void log_excerpt(const char *log, char *out, size_t len)
-{
-    static char head[16384];
-    read_head(log, head, sizeof head);
-    log_excerpt_text(head, out, len);
-}
-
-/* What compute-sanitizer found, on one line: its first report (the lines
- * from the first "========= " message up to the next blank report line,
- * banner and summaries left out) and its error count. */
-void sanitizer_excerpt(const char *log, char *out, size_t len)
-{
-    static char text[65536];
-    read_head(log, text, sizeof text);
-    sanitizer_summary(text, out, len);
-}
-
-int sanitizer_summary(const char *text, char *out, size_t len)
-{
-    static const char *const skip[] = {"COMPUTE-SANITIZER", "ERROR SUMMARY", "RACECHECK SUMMARY",
-                                       "LEAK SUMMARY", "Target application returned",
-                                       "Saved host backtrace", "Host Frame"};
-    const char *prefix = "========= ";
-    size_t o = 0, plen = strlen(prefix);
-    int errors = -1, in_report = 0, lines = 0;
-    out[0] = '\0';
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        char line[400];
-        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
-        p += n + (nl ? 1 : 0);
-        const char *e;
-        if ((e = strstr(line, "ERROR SUMMARY: ")) != NULL)
-            errors = atoi(e + 15);
-        else if ((e = strstr(line, "RACECHECK SUMMARY: ")) != NULL && strchr(e, '('))
-            errors = atoi(strchr(e, '(') + 1); /* "(E errors, W warnings)" */
-        if (strncmp(line, prefix, plen) != 0) {
-            in_report = 0;
-            continue;
-        }
-        const char *body = line + plen;
-        int indented = *body == ' ';
-        while (*body == ' ')
-            body++;
-        int boring = *body == '\0';
-        for (size_t k = 0; k < sizeof skip / sizeof skip[0] && !boring; k++)
-            boring = strstr(body, skip[k]) == body;
-        if (boring) {
-            in_report = 0;
-            continue;
-        }
-        if (!indented && lines == 0)
-            in_report = 1; /* the first report starts here */
-        else if (!indented)
-            in_report = 0; /* a second report: one is enough */
-        if (in_report && lines < 4 && o + 2 < len) {
-            o += (size_t)snprintf(out + o, len - o, "%s%s", lines ? " " : "", body);
-            lines++;
-        }
-    }
-    if (o >= len)
-        o = len - 1;
-    if (errors > 0)
-        snprintf(out + o, len - o, "%s(compute-sanitizer: %d error%s)", o ? " " : "", errors,
-                 errors == 1 ? "" : "s");
-    else if (o == 0)
-        snprintf(out, len, "compute-sanitizer reported errors (no message found in its output)");
-    return errors;
-}
 
 /*
  * The last outputs that passed the full check, one per case, kept for the
@@ -260,21 +111,20 @@ static void add_diagnosis(const suite_case *c, const void *in, const uint32_t *g
 }
 
 /* The input the last call of the run saw, into in: the case's, with set
- * 0's changes when the run was perturbed (perturb.h).  A decode's changes were
- * made to its encoded words, and the checker wants the data they decode
- * to: encoded, changed, decoded again (wrapping integers: exact). */
+ * 0's changes when the run was perturbed (perturb.h).  An encoded input's
+ * changes were made to its encoded words (kinds.h), and the checker wants
+ * the data they decode to: encoded, changed, decoded again (wrapping
+ * integers: exact). */
 static void case_input(const suite_case *c, int perturbed, void *in)
 {
+    kind_params kp = {c->section, c->order, c->tuple, c->pred};
     regen_input(in, c->n, c->dtype, c->dist, c->seed);
     if (!perturbed)
         return;
-    if (c->kind == KIND_DECODE)
-        ref_encode(in, c->n, c->dtype, c->order, c->tuple);
-    perturb_input p = {c->n, c->dtype, c->dist, c->seed,
-                       c->kind == KIND_COMPACT ? (int)c->pred : -1};
+    kind_encode(c->kind, in, c->n, c->dtype, &kp);
+    perturb_input p = {c->n, c->dtype, c->dist, c->seed, kind_perturb_keep(c->kind, &kp)};
     perturb_host(in, &p, perturbed);
-    if (c->kind == KIND_DECODE)
-        ref_decode(in, c->n, c->dtype, c->order, c->tuple);
+    kind_decode(c->kind, in, c->n, c->dtype, &kp);
 }
 
 /* Check one copy of the output; the input is generated on first need. */
@@ -382,105 +232,8 @@ static void judge_output(const suite_case *c, int perturbed, const char *bin_pat
     munmap(got, (size_t)size);
     free(in);
     const double took = now_s() - t0;
-    if (took > 0.05 && getenv("GRADE_TRACE")) /* the slow checks only: hundreds are fast */
+    if (took > TRACE_SLOW_CHECK_S && getenv("GRADE_TRACE")) /* (tunables.h) */
         fprintf(stderr, "grade: trace: checking %s n=%zu took %.2f s\n", c->variant, c->n, took);
-}
-
-int program_argv(const run_plan *plan, const suite_case *c, char **argv)
-{
-    int a = 0;
-    for (int w = 0; plan->wrap && plan->wrap[w] && a < PROGRAM_WRAP_MAX; w++)
-        argv[a++] = plan->wrap[w];
-    argv[a++] = (char *)(c->schedule[0] && plan->emu_binary ? plan->emu_binary : plan->binary);
-    return a;
-}
-
-void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd)
-{
-    int a = 0;
-    snprintf(cmd->n, sizeof cmd->n, "%zu", c->n);
-    snprintf(cmd->seed, sizeof cmd->seed, "%llu", (unsigned long long)c->seed);
-    snprintf(cmd->reps, sizeof cmd->reps, "%d", plan->reps);
-    snprintf(cmd->warmup, sizeof cmd->warmup, "%d", plan->warmup);
-    snprintf(cmd->timeout, sizeof cmd->timeout, "%g", plan->timeout_s);
-    snprintf(cmd->prefix, sizeof cmd->prefix, "%s", prefix);
-    cmd->argv[a++] = "--variant"; cmd->argv[a++] = c->variant;
-    cmd->argv[a++] = "--size"; cmd->argv[a++] = cmd->n;
-    cmd->argv[a++] = "--seed"; cmd->argv[a++] = cmd->seed;
-    cmd->argv[a++] = "--dtype"; cmd->argv[a++] = dtype_name(c->dtype);
-    cmd->argv[a++] = "--op"; cmd->argv[a++] = op_name(c->op);
-    cmd->argv[a++] = "--dist"; cmd->argv[a++] = dist_name(c->dist);
-    if (c->exclusive) cmd->argv[a++] = "--exclusive";
-    if (c->kind == KIND_DECODE) { /* (lab 7; other kinds keep their commands as they were) */
-        snprintf(cmd->order, sizeof cmd->order, "%d", c->order);
-        snprintf(cmd->tuple, sizeof cmd->tuple, "%d", c->tuple);
-        cmd->argv[a++] = "--order"; cmd->argv[a++] = cmd->order;
-        cmd->argv[a++] = "--tuple"; cmd->argv[a++] = cmd->tuple;
-    }
-    if (c->kind == KIND_COMPACT) {
-        cmd->argv[a++] = "--pred"; cmd->argv[a++] = pred_name(c->pred);
-    }
-    cmd->argv[a++] = "--reps"; cmd->argv[a++] = cmd->reps;
-    cmd->argv[a++] = "--warmup"; cmd->argv[a++] = cmd->warmup;
-    cmd->argv[a++] = "--timeout"; cmd->argv[a++] = cmd->timeout;
-    cmd->argv[a++] = "--out"; cmd->argv[a++] = cmd->prefix;
-    cmd->argv[a++] = "--quiet";
-    cmd->argv[a++] = "--graded";
-    if (plan->exact)
-        cmd->argv[a++] = "--exact";
-    if (plan->no_raw)
-        cmd->argv[a++] = "--no-raw";
-    if (plan->witness)
-        cmd->argv[a++] = "--witness";
-    if (plan->traffic)
-        cmd->argv[a++] = "--traffic";
-    cmd->argv[a] = NULL;
-    cmd->argc = a;
-}
-
-void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved)
-{
-    static const char *const vars[EMU_ENV_VARS] = {"CUEMU_SCHEDULE", "CUEMU_THREADS",
-                                                   "CUEMU_TIMEOUT", "CUEMU_MEMORY"};
-    char threads[16], stall[32];
-    for (int k = 0; k < EMU_ENV_VARS; k++) {
-        saved->name[k] = vars[k];
-        saved->value[k] = getenv(vars[k]) ? strdup(getenv(vars[k])) : NULL;
-    }
-    /* the emulator's deadlock report (which names the blocks and where they
-     * wait) must come before the binary's own watchdog; a GPU binary
-     * ignores the variable */
-    double limit = timeout_s / 2 < LIMIT_EMU_STALL_S ? timeout_s / 2 : LIMIT_EMU_STALL_S;
-    snprintf(stall, sizeof stall, "%g", limit);
-    setenv("CUEMU_TIMEOUT", stall, 1);
-    if (c->schedule[0]) {
-        setenv("CUEMU_SCHEDULE", c->schedule, 1);
-        snprintf(threads, sizeof threads, "%d", c->emu_threads);
-        if (c->emu_threads)
-            setenv("CUEMU_THREADS", threads, 1);
-    }
-    /* the lab's memory model (suite emu_memory=); a GPU binary ignores it */
-    if (c->emu_memory[0])
-        setenv("CUEMU_MEMORY", c->emu_memory, 1);
-}
-
-void emu_env_restore(emu_env *saved)
-{
-    for (int k = 0; k < EMU_ENV_VARS; k++) {
-        if (saved->value[k])
-            setenv(saved->name[k], saved->value[k], 1);
-        else
-            unsetenv(saved->name[k]);
-        free(saved->value[k]);
-        saved->value[k] = NULL;
-    }
-}
-
-size_t case_max_file(const suite_case *c)
-{
-    /* The run may write its result (two copies of the output) and a log:
-     * a little more than that, and no more. */
-    return 3ULL * (out_words_for(c->kind, c->n, c->dtype) + GUARD_ELEMS) * 4 + CASE_FILE_SLACK_BYTES;
 }
 
 /* On a GPU, the lab's own copies in run() (common/copy_count.h): host
@@ -528,9 +281,10 @@ static int host_written(const suite_case *c, const char *text, test_result *t)
     return 1;
 }
 
-void judge_ending(const run_plan *plan, const suite_case *c, const run_status *st,
-                  const char *excerpt, const char *prefix, test_result *t)
+void judge_run(const run_plan *plan, const suite_case *c, const case_run *run, test_result *t)
 {
+    const run_status *st = &run->st;
+    const char *excerpt = run->excerpt, *prefix = run->prefix;
     char how[128], json_path[1300], bin_path[1300];
     static char text[8192];
     describe_status(st, how, sizeof how);
@@ -593,36 +347,7 @@ int test_hung(const test_result *t)
 
 void judge_case(const run_plan *plan, const suite_case *c, test_result *t)
 {
-    char prefix[1200], log[1300], json_path[1300], bin_path[1300], excerpt[700];
-    /* outputs in the student's folder, the log in the grader's (safefile.h) */
-    snprintf(prefix, sizeof prefix, "%s/case", plan->box);
-    snprintf(log, sizeof log, "%s/case.log", plan->work);
-    snprintf(json_path, sizeof json_path, "%s.json", prefix);
-    snprintf(bin_path, sizeof bin_path, "%s.bin", prefix);
-    safe_unlink(json_path);
-    safe_unlink(bin_path);
-
-    case_cmd cmd;
-    case_command(plan, c, prefix, &cmd);
-    char *argv[PROGRAM_WRAP_MAX + 48];
-    int a = program_argv(plan, c, argv);
-    for (int k = 0; k <= cmd.argc; k++)
-        argv[a++] = (char *)cmd.argv[k];
-
-    emu_env saved;
-    emu_env_set(c, plan->timeout_s, &saved); /* this child's only: one runs at a time */
-    sandbox sb;
-    if (plan->sandbox) {
-        sb = *plan->sandbox;
-        sb.max_file = case_max_file(c);
-    }
-    run_status st;
-    run_sandboxed(argv, log, plan->timeout_s + LIMIT_KILL_GRACE_S, plan->sandbox ? &sb : NULL,
-                  &st);
-    emu_env_restore(&saved);
-    if (plan->wrap && st.exited && st.code == SANITIZER_FOUND_EXIT)
-        sanitizer_excerpt(log, excerpt, sizeof excerpt);
-    else
-        log_excerpt(log, excerpt, sizeof excerpt);
-    judge_ending(plan, c, &st, excerpt, prefix, t);
+    case_run run;
+    launch_case(plan, c, &run);
+    judge_run(plan, c, &run, t);
 }

@@ -190,8 +190,8 @@ static void draw_line(const grade_run *g, int group, FILE *f)
     for (int c = 0; c < s->ncases; c++) {
         const suite_case *k = &s->cases[c];
         int v = g->tests[c].verdict;
-        if (k->group == group && (v == V_WRONG || v == V_RACE) && k->kind != KIND_DECODE &&
-            k->kind != KIND_COMPACT && (!best || k->n < best->n))
+        if (k->group == group && (v == V_WRONG || v == V_RACE) && kind_get(k->kind)->drawn &&
+            (!best || k->n < best->n))
             best = k;
     }
     if (!best)
@@ -209,7 +209,7 @@ static void draw_line(const grade_run *g, int group, FILE *f)
     char sched[48] = "";
     if (best->schedule[0])
         snprintf(sched, sizeof sched, "CUEMU_SCHEDULE=%s ", best->schedule);
-    size_t most = best->kind == KIND_SCAN && strcmp(s->lab, "lab6") == 0 ? 4096 : 32;
+    size_t most = strcmp(s->lab, "lab6") == 0 ? 4096 : 32;
     fprintf(f, "  see it: %smake draw LAB=%s VARIANT=%s N=%zu ARGS=\"%s\" (picture: "
                "build/draw/%s-%s.png)%s: your run beside the reference's; look for the circled "
                "first wrong output, the inputs it lacks or has twice, and red dashed arrows (a "
@@ -266,11 +266,9 @@ static void render_report(const grade_run *g, FILE *f)
     for (int k = 0; k < s->nspeed; k++) {
         const suite_speed *sp = &s->speed[k];
         const speed_result *r = &g->speed[k];
-        char what[48] = ""; /* lab 7's parameters */
-        if (sp->kind == KIND_DECODE)
-            snprintf(what, sizeof what, " order=%d tuple=%d", sp->order, sp->tuple);
-        else if (sp->kind == KIND_COMPACT)
-            snprintf(what, sizeof what, " keep=%s", pred_name(sp->pred));
+        char what[48]; /* the kind's parameters */
+        kind_params kp = {sp->section, sp->order, sp->tuple, sp->pred};
+        kind_params_text(sp->kind, &kp, what, sizeof what);
         fprintf(f, "\n== Speed: %s %s %s%s%s n=%zu (group %s must pass)\n", sp->variant,
                 dtype_name(sp->dtype), op_name(sp->op), sp->exclusive ? " exclusive" : "", what,
                 sp->n, s->groups[sp->group].id);

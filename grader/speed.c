@@ -299,13 +299,9 @@ static void emu_traffic(grade_run *g, int k, const run_plan *base)
     snprintf(r->detail + len, sizeof r->detail - len,
              "\nyour %s moved %.2f n elements through global memory at n = %zu (%.2f n read, "
              "%.2f n written, %.0f atomics); a single pass needs %s (make profile LAB=%s: this "
-             "design's minimum)", c.kind == KIND_REDUCE ? "reduction"
-                                  : c.kind == KIND_SCAN || c.kind == KIND_SECTION_SCAN ? "scan"
-                                                                                      : "kernels",
+             "design's minimum)", kind_get(c.kind)->noun,
              (t.moved[0] + t.moved[1]) / unit, c.n, t.moved[0] / unit, t.moved[1] / unit,
-             t.moved[2], c.kind == KIND_REDUCE    ? "1 n (read once)"
-                         : c.kind == KIND_COMPACT ? "1 n read and the kept elements written once"
-                                                  : "2 n (read once, write once)", g->s->lab);
+             t.moved[2], kind_get(c.kind)->one_pass, g->s->lab);
 }
 
 /* Every speed test: up to SPEED_ROUNDS rounds alternating the student's binary

@@ -183,38 +183,64 @@ static int parse_schedule(const field *f, int nf, suite_case *k, char *err, size
     return 0;
 }
 
-/* kind=reduce|scan|section-scan (default reduce); section=N for section scans. */
+/* kind=NAME (a row of common/kinds/kinds.c; default the first, reduce);
+ * section=N for the kinds that read a section size. */
 static int parse_kind(const field *f, int nf, kind_t *kind, size_t *section, char *err,
                       size_t errlen)
 {
     const char *k = get(f, nf, "kind");
+    char which[128];
     *section = 0;
-    if (kind_parse(k ? k : "reduce", kind))
-        return snprintf(err, errlen, "kind is reduce, scan or section-scan"), -1;
-    if (*kind == KIND_SECTION_SCAN &&
-        (cli_parse_size(get(f, nf, "section"), section) || *section == 0))
-        return snprintf(err, errlen, "section-scan needs section=N"), -1;
-    if (*kind != KIND_SECTION_SCAN && get(f, nf, "section"))
-        return snprintf(err, errlen, "section= only goes with kind=section-scan"), -1;
+    if (kind_parse(k ? k : kind_name((kind_t)0), kind))
+        return snprintf(err, errlen, "kind is %s", kind_names_text()), -1;
+    int sectioned = (kind_get(*kind)->params & KP_SECTION) != 0;
+    if (sectioned && (cli_parse_size(get(f, nf, "section"), section) || *section == 0))
+        return snprintf(err, errlen, "%s needs section=N", kind_name(*kind)), -1;
+    kinds_with(KP_SECTION, 0, which, sizeof which);
+    if (!sectioned && get(f, nf, "section"))
+        return snprintf(err, errlen, "section= only goes with %s", which), -1;
     return 0;
 }
 
 /*
- * Lab 7's keys: order=K and tuple=D (decodes, 1..8 each) and pred=NAME
- * (compactions), lists on a cases line.  A key the kind does not take is
- * an error, not ignored.
+ * The other parameters' keys: order=K and tuple=D, pred=NAME, lists on a
+ * cases line.  A key the kind does not read is an error, not ignored.
  */
-static int lab7_keys_fit(const field *f, int nf, kind_t kind, char *err, size_t errlen)
+static int param_keys_fit(const field *f, int nf, kind_t kind, char *err, size_t errlen)
 {
-    if ((get(f, nf, "order") || get(f, nf, "tuple")) && kind != KIND_DECODE)
-        return snprintf(err, errlen, "order= and tuple= go with kind=decode"), -1;
-    if (get(f, nf, "pred") && kind != KIND_COMPACT)
-        return snprintf(err, errlen, "pred= goes with kind=compact"), -1;
+    const unsigned takes = kind_get(kind)->params;
+    char which[128];
+    if ((get(f, nf, "order") || get(f, nf, "tuple")) && !(takes & KP_ORDER_TUPLE)) {
+        kinds_with(KP_ORDER_TUPLE, 0, which, sizeof which);
+        return snprintf(err, errlen, "order= and tuple= go with %s", which), -1;
+    }
+    if (get(f, nf, "pred") && !(takes & KP_PRED)) {
+        kinds_with(KP_PRED, 0, which, sizeof which);
+        return snprintf(err, errlen, "pred= goes with %s", which), -1;
+    }
+    return 0;
+}
+
+/* The case's dtype, operator and exclusiveness fit its kind (kinds.h). */
+static int fits_kind(kind_t kind, dtype_t dtype, op_t op, int exclusive, char *err,
+                     size_t errlen)
+{
+    const kind_def *def = kind_get(kind);
+    char which[128];
+    if (!((def->dtypes >> dtype) & 1)) {
+        kinds_with(0, (int)dtype, which, sizeof which);
+        return snprintf(err, errlen, "dtype=%s goes with %s, not kind=%s", dtype_name(dtype),
+                        which, def->name), -1;
+    }
+    if (op != OP_SUM && !def->any_op)
+        return snprintf(err, errlen, "kind=%s takes no op= (it sums)", def->name), -1;
+    if (exclusive && !def->exclusive)
+        return snprintf(err, errlen, "kind=%s takes no mode=exclusive", def->name), -1;
     return 0;
 }
 
 /* One order, tuple size and predicate from their names; -1 (err) if bad. */
-static int lab7_values(const char *o, const char *t, const char *p, int *order, int *tuple,
+static int param_values(const char *o, const char *t, const char *p, int *order, int *tuple,
                        pred_t *pred, char *err, size_t errlen)
 {
     char *end;
@@ -343,12 +369,10 @@ static int one_case(suite *s, const cases_common *c, const cases_lists *l, const
     k->emu_skip = c->emu_max && k->n > c->emu_max;
     if (parse_schedule(f, nf, k, err, errlen)) return -1;
     if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
-    if (k->dtype == DT_INT64 && k->kind != KIND_COMPACT && k->kind != KIND_DECODE)
-        FAIL("dtype=int64 goes with kind=compact or kind=decode (lab 7)");
-    if (k->dtype == DT_FLOAT32 && (k->kind == KIND_COMPACT || k->kind == KIND_DECODE))
-        FAIL("kind=compact and kind=decode take integer dtypes (int32, int64)");
-    if (lab7_keys_fit(f, nf, k->kind, err, errlen) ||
-        lab7_values(l->v[L_ORDER][ix[L_ORDER]], l->v[L_TUPLE][ix[L_TUPLE]],
+    if (fits_kind(k->kind, k->dtype, k->op, k->exclusive, err, errlen))
+        return -1;
+    if (param_keys_fit(f, nf, k->kind, err, errlen) ||
+        param_values(l->v[L_ORDER][ix[L_ORDER]], l->v[L_TUPLE][ix[L_TUPLE]],
                     l->v[L_PRED][ix[L_PRED]], &k->order, &k->tuple, &k->pred, err, errlen))
         return -1;
     s->ncases++;
@@ -399,8 +423,9 @@ static int parse_speed(parse_ctx *p, const field *f, int nf, char *err, size_t e
     k->exclusive = strcmp(mode, "exclusive") == 0;
     if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
     const char *order = get(f, nf, "order"), *tuple = get(f, nf, "tuple"), *pred = get(f, nf, "pred");
-    if (lab7_keys_fit(f, nf, k->kind, err, errlen) ||
-        lab7_values(order ? order : "1", tuple ? tuple : "1", pred ? pred : "positive", &k->order,
+    if (fits_kind(k->kind, k->dtype, k->op, k->exclusive, err, errlen) ||
+        param_keys_fit(f, nf, k->kind, err, errlen) ||
+        param_values(order ? order : "1", tuple ? tuple : "1", pred ? pred : "positive", &k->order,
                     &k->tuple, &k->pred, err, errlen))
         return -1;
     s->nspeed++;

@@ -7,7 +7,7 @@
 #ifndef SUITE_H
 #define SUITE_H
 
-#include "kit.h"
+#include "kinds/kinds.h"
 
 #define SUITE_MAX_GROUPS 16
 #define SUITE_MAX_CASES 512

@@ -249,4 +249,25 @@
  * levels reopen their parents; a submission is a few levels deep. */
 #define TREE_WALK_FDS 16
 
+/* What of a run's log a student reads (logtext.c, launch.c).  An excerpt
+ * is a few lines of a test's detail (whose buffer holds 1 KiB beside the
+ * verdict's own words), enough for an emulator's deadlock report cut to
+ * its first line and its hint.  It is
+ * taken from the log's first 16 KiB (the first diagnostic comes early; a
+ * deadlock report of every block of a large grid runs on far past it), and
+ * compute-sanitizer's first report from its first 64 KiB (its banner and
+ * a backtrace come before the summary line).  A unit's process writes
+ * every case's lines into one log: its last 1 MiB is read, where the case
+ * it died in wrote, and its progress file (two short lines a case) up to
+ * 64 KiB, far more than a unit's cases write. */
+#define EXCERPT_BYTES 700
+#define LOG_HEAD_BYTES 16384
+#define SANITIZER_HEAD_BYTES 65536
+#define UNIT_LOG_TAIL_BYTES (1 << 20)
+#define UNIT_PROGRESS_BYTES (1 << 16)
+
+/* GRADE_TRACE names the checks of outputs that took longer than this: the
+ * slow ones (seconds at 2^28), not the hundreds of fast ones. */
+#define TRACE_SLOW_CHECK_S 0.05
+
 #endif /* GRADER_TUNABLES_H */

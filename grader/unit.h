@@ -6,11 +6,13 @@
  * cases take; one process per case made grading a lab take a minute.
  *
  * What stays as it was: each case gets its own verdict from its own raw
- * output, judged here.  When the process dies part-way, the progress file
- * says which case it was in: that case gets the verdict of how the process
- * ended (a crash or CUDA error is first confirmed by running the case again
- * alone, so that state left by an earlier case cannot be blamed on it), and
- * the cases after it are the caller's to run again.
+ * output.  The process is launched first (launch.h: launch_unit), then
+ * each case judged (judge.h: judge_run); nothing calls back.  When the
+ * process dies part-way, the progress file says which case it was in:
+ * that case gets the verdict of how the process ended (a crash or CUDA
+ * error is first confirmed by running the case again alone, so that state
+ * left by an earlier case cannot be blamed on it), and the cases after it
+ * are the caller's to run again.
  */
 #ifndef UNIT_H
 #define UNIT_H
@@ -28,9 +30,5 @@ int run_unit(const run_plan *plan, const suite_case *const *cases, int count, te
 /* Two cases may share a process: the same binary, the same emulator
  * schedule and threads. */
 int unit_compatible(const suite_case *a, const suite_case *b);
-
-/* What a progress file says about case i (0-based ids "kI"): -1 never
- * begun, -2 begun but not ended, else its exit code.  For the tests. */
-int unit_case_state(const char *progress_text, int i);
 
 #endif /* UNIT_H */

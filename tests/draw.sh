@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 make -s --no-print-directory EMU=1 build/draw/ref/lab3 build/draw/ref/lab4 build/draw/ref/lab6 build/count/ref/lab2 \
     build/count/ref/lab5 build/count/ref/lab6 >/dev/null || { echo "draw: FAIL (build)"; exit 1; }
 objs="$(for f in common/*.cu; do printf 'build/emu/common/%s.o ' "$(basename "$f" .cu)"; done)"
-objs="$objs $(for f in common/*.c; do printf 'build/host/%s.o ' "$(basename "$f" .c)"; done)"
+objs="$objs $(for f in common/*.c common/kinds/*.c; do g=${f#common/}; printf 'build/host/%s.o ' "${g%.c}"; done)"
 # the mutant: the second __syncthreads() of the Kogge-Stone loop removed
 sol=solutions/lab3-scan-kogge-stone/scan.cu
 line=$(grep -n '^ *__syncthreads();' "$sol" | sed -n 2p | cut -d: -f1)

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "kit.h"
+#include "kinds/kinds.h"
 #include "stats.h"
 
 Test(stats, median_and_min)

@@ -101,9 +101,9 @@ static int single_block(const lab_problem *p) { return KIT_DISPATCH(run_single_b
 static int hierarchical(const lab_problem *p) { return KIT_DISPATCH(run_blocks, p); }
 
 static const lab_variant variants[] = {
-    {"single-block", "one block reduces up to 2*512 elements (TODO 1-2)", KIND_REDUCE, 0,
-     SECTION, "log2n", single_block},
-    {"hierarchical", "any n: per-block trees folded with atomics (TODO 3-5)", KIND_REDUCE, 0, 0,
+    {"single-block", "one block reduces up to 2*512 elements (TODO 1-2)", "reduce", SECTION,
+     "log2n", single_block},
+    {"hierarchical", "any n: per-block trees folded with atomics (TODO 3-5)", "reduce", 0,
      "chain:1024", hierarchical},
 };
 

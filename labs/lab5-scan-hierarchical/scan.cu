@@ -221,9 +221,9 @@ static int rts(const lab_problem *p) { return KIT_DISPATCH(run_reduce_then_scan,
 
 static const lab_variant variants[] = {
     {"hierarchical", "scan of any n: sections, scan of totals (recursive), add (TODO 1-3)",
-     KIND_SCAN, 0, 0, "2log2n+16", scan},
+     "scan", 0, "2log2n+16", scan},
     {"reduce-then-scan", "stage 2: reduce sections, scan totals, rescan with prefix (TODO 4-5)",
-     KIND_SCAN, 0, 0, "2log2n+16", rts},
+     "scan", 0, "2log2n+16", rts},
 };
 
 const lab_def LAB = {"lab5-scan-hierarchical", "hierarchical scan of arbitrary length", variants,

@@ -186,10 +186,10 @@ static int convergent(const lab_problem *p) { return KIT_DISPATCH(run_convergent
 static int coarsened(const lab_problem *p) { return KIT_DISPATCH(run_coarsened, p); }
 
 static const lab_variant variants[] = {
-    {"convergent", "contiguous active threads, one atomic per block (TODO 1-2)", KIND_REDUCE, 0,
-     0, "chain:1024", convergent},
-    {"coarsened", "add during load, grid-stride loop, warp shuffles (TODO 3-5)", KIND_REDUCE, 0,
-     0, "n", coarsened},
+    {"convergent", "contiguous active threads, one atomic per block (TODO 1-2)", "reduce", 0,
+     "chain:1024", convergent},
+    {"coarsened", "add during load, grid-stride loop, warp shuffles (TODO 3-5)", "reduce", 0,
+     "n", coarsened},
 };
 
 const lab_def LAB = {"lab2-reduce-convergent", "divergence-free reduction, then coarsening and shuffles",

@@ -379,11 +379,11 @@ static const char *const TOL = tolerance();
 
 static const lab_variant variants[] = {
     {"chained-blockidx", "chained scan, tile = blockIdx.x: can deadlock (demonstration)",
-     KIND_SCAN, 0, 0, TOL, chained_blockidx},
-    {"chained", "chained scan with dynamic tile ids (TODO 1-2)", KIND_SCAN, 0, 0, TOL, chained},
-    {"lookback", "decoupled look-back, serial (TODO 3)", KIND_SCAN, 0, 0, TOL, lookback},
-    {"lookback-warp", "decoupled look-back, 32 predecessors at a time (TODO 4)", KIND_SCAN, 0, 0,
-     TOL, lookback_warp},
+     "scan", 0, TOL, chained_blockidx},
+    {"chained", "chained scan with dynamic tile ids (TODO 1-2)", "scan", 0, TOL, chained},
+    {"lookback", "decoupled look-back, serial (TODO 3)", "scan", 0, TOL, lookback},
+    {"lookback-warp", "decoupled look-back, 32 predecessors at a time (TODO 4)", "scan", 0, TOL,
+     lookback_warp},
 };
 
 const lab_def LAB = {"lab6-scan-single-pass", "single-pass scan: chained, then decoupled look-back",
