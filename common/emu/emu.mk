@@ -7,7 +7,8 @@
 #   test-emu      build and run the emulator's Criterion tests (tests/emu/),
 #                 then tests/emu/missing-fence.sh (the weak memory mode) and
 #                 tests/emu/counters.sh (counted builds, emu-nvcc --count)
-#                 and tests/emu/headers.sh (only the emulator's headers are read)
+#                 tests/emu/headers.sh (only the emulator's headers are read)
+#                 and tests/emu/math-table.sh (the README's generated math table)
 
 EMU_NVCC  := $(TOP)/common/emu/emu-nvcc
 EMU_DEPS  := g++ gcc python3 libboost-context-dev libcriterion-dev
@@ -44,3 +45,4 @@ test-emu: $(EMU_TEST_BIN) $(EMU_BUILD)/tests/test_emu
 	sh $(EMU_TEST_DIR)/missing-fence.sh
 	sh $(EMU_TEST_DIR)/counters.sh
 	sh $(EMU_TEST_DIR)/headers.sh
+	sh $(EMU_TEST_DIR)/math-table.sh

@@ -99,6 +99,15 @@ Test(subset, shuffles_votes_activemask_bits) { passes_everywhere("warp", ""); }
 Test(subset, atomics_under_contention) { passes_everywhere("atomics", ""); }
 Test(subset, vectors_ldg_minmax_volatile_printf) { passes_everywhere("misc", ""); }
 Test(subset, runtime_api_and_its_errors) { passes_everywhere("runtime_api", ""); }
+/* Rounding-mode intrinsics against the host FPU in each mode (one
+ * schedule: the arithmetic does not depend on it). */
+Test(subset, math_rounding_modes_are_exact)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2", "./math_rounding");
+    cr_expect_eq(r.status, 0, "math_rounding exited %d\n%s%s", r.status, r.out, r.err);
+    EXPECT_CONTAINS(r.out, "math rounding: 189120 checks, 0 mismatches");
+}
 Test(subset, ordinary_cuda_program_shfl_reduce)
 {
     static struct result first, r;
