@@ -163,7 +163,7 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
         return cudaErrorInvalidValue;
-    return cudaMalloc(ptr, size);
+    return cuemu::alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), true);
 }
 cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device, cudaStream_t stream)
 {

@@ -264,6 +264,13 @@ extern "C" {
 
 cudaError_t cudaMalloc(void **ptr, size_t size)
 {
+    return alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), false);
+}
+
+extern "C++" {
+namespace cuemu {
+cudaError_t alloc_device(void **ptr, size_t size, uintptr_t site, bool managed)
+{
     init_runtime();
     if (!ptr)
         return g_last_error = cudaErrorInvalidValue;
@@ -284,8 +291,6 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
     size_t al = alignment_for(size);
     uintptr_t end = map + ps + data;
     uintptr_t user = (end - size) & ~(uintptr_t)(al - 1);
-    /* Fresh device memory is not zero on a GPU; make reads of it visible. */
-    memset((void *)user, 0xcd, size);
     std::lock_guard<std::mutex> lk(g_mem_mu);
     int slot = new_region_slot();
     if (slot < 0) {
@@ -293,11 +298,15 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
         *ptr = nullptr;
         return g_last_error = cudaErrorMemoryAllocation;
     }
+    /* Filled as CUEMU_FRESH says, and tracked for reads nothing wrote. */
+    ic_alloc(user, size, site, managed);
     g_regions[slot] = Region{map, len, user, size, 1};
     g_live[user] = slot;
     *ptr = (void *)user;
     return cudaSuccess;
 }
+} // namespace cuemu
+} // extern "C++"
 
 cudaError_t cudaFree(void *ptr)
 {
@@ -310,6 +319,7 @@ cudaError_t cudaFree(void *ptr)
         return g_last_error = cudaErrorInvalidValue;
     Region &r = g_regions[it->second];
     g_live.erase(it);
+    ic_free(r.user);
     if (g_freed_kept < MAX_FREED_KEPT) {
         /* Keep the addresses reserved, inaccessible, so use-after-free faults. */
         mmap((void *)r.map, r.map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
@@ -326,7 +336,7 @@ cudaError_t cudaFree(void *ptr)
 cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream)
 {
     (void)stream;
-    return cudaMalloc(ptr, size);
+    return alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), false);
 }
 cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
 {
@@ -385,6 +395,8 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
             return g_last_error = cudaErrorInvalidValue;
     }
     memmove(dst, src, count);
+    ic_copied_from(dst, src, count); /* never-written bytes copy as CUEMU_FRESH says */
+    ic_written(dst, count);
     return watch_host_copy(dst, count); /* cudaSuccess, once the output watch knows */
 }
 
@@ -403,6 +415,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
     if (!is_device_range(ptr, count))
         return g_last_error = cudaErrorInvalidValue;
     memset(ptr, value, count);
+    ic_written(ptr, count);
     return watch_host_copy(ptr, count); /* cudaSuccess, once the output watch knows */
 }
 
@@ -464,6 +477,7 @@ cudaError_t cudaDeviceReset(void)
         }
     }
     g_live.clear();
+    ic_reset();
     g_last_error = cudaSuccess;
     return cudaSuccess;
 }

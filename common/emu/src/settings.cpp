@@ -2,8 +2,9 @@
  * settings.cpp - the emulator's settings, read once from the environment:
  * CUEMU_SCHEDULE (the order fibers and blocks run in), CUEMU_THREADS (OS
  * worker threads), CUEMU_TIMEOUT (seconds without progress before a
- * deadlock report), CUEMU_STACK_KB (each fiber's stack) and CUEMU_MEMORY
- * (strong, or the weak mode of memory.cpp).  A diagnostic prints them
+ * deadlock report), CUEMU_STACK_KB (each fiber's stack), CUEMU_MEMORY
+ * (strong, or the weak mode of memory.cpp), CUEMU_INITCHECK and CUEMU_FRESH
+ * (reads of never-written device memory, initcheck.cpp).  A diagnostic prints them
  * (settings_text) so that a failing run can be repeated exactly.
  */
 #include "internal.h"
@@ -50,6 +51,32 @@ void load_memory_setting(Settings &s)
                             .time_since_epoch().count() ^ ((unsigned long long)getpid() << 20);
     g_weak_memory = true;
     g_mem_hooks = true;
+}
+
+/* CUEMU_INITCHECK=warn (default) | stop | off and CUEMU_FRESH=zero
+ * (default) | poison (initcheck.cpp): whether reads of device memory never
+ * written are reported, and what they give. */
+void load_initcheck_settings(Settings &s)
+{
+    s.initcheck = INITCHECK_WARN;
+    const char *e = getenv("CUEMU_INITCHECK");
+    if (e && *e && strcmp(e, "warn")) {
+        if (!strcmp(e, "stop"))
+            s.initcheck = INITCHECK_STOP;
+        else if (!strcmp(e, "off"))
+            s.initcheck = INITCHECK_OFF;
+        else
+            fprintf(stderr, "cuemu: CUEMU_INITCHECK='%s' not understood (warn | stop | off); "
+                            "using warn\n", e);
+    }
+    s.fresh_zero = true;
+    e = getenv("CUEMU_FRESH");
+    if (e && *e && strcmp(e, "zero")) {
+        if (!strcmp(e, "poison"))
+            s.fresh_zero = false;
+        else
+            fprintf(stderr, "cuemu: CUEMU_FRESH='%s' not understood (zero | poison); using zero\n", e);
+    }
 }
 
 void load_settings()
@@ -105,6 +132,7 @@ void load_settings()
         kib = (size_t)atoi(e);
     s.stack_bytes = kib * 1024;
     load_memory_setting(s);
+    load_initcheck_settings(s);
     int len;
     if (s.schedule == SCHED_RANDOM)
         len = snprintf(g_settings_text, sizeof g_settings_text,
