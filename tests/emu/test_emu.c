@@ -576,10 +576,13 @@ Test(diagnostic, device_assert)
 /* ---- reads of device memory never written (initcheck.cpp) ------------------------------ */
 
 /* prog's default run prints the GPU's answer `gpu` and warns once with `where`
- * (file:line of the read) and `what` (offset and allocation); under
+ * (file:line of the read), `what` and `site` (the allocation and the line
+ * that allocated it) and, under the inorder
+ * schedule, `first` (the offset its first such read has there); under
  * CUEMU_INITCHECK=stop it stops there (exit 86); CUEMU_FRESH=poison gives
  * another answer (the 0xcd bytes); CUEMU_INITCHECK=off warns of nothing. */
-static void initcheck_case(const char *prog, const char *gpu, const char *where, const char *what)
+static void initcheck_case(const char *prog, const char *gpu, const char *where, const char *what,
+                           const char *site, const char *first)
 {
     static struct result r;
     for (size_t i = 0; i < 3; i++) {
@@ -590,6 +593,9 @@ static void initcheck_case(const char *prog, const char *gpu, const char *where,
         EXPECT_CONTAINS(r.err, "read of device memory never written, at ");
         EXPECT_CONTAINS(r.err, where);
         EXPECT_CONTAINS(r.err, what);
+        EXPECT_CONTAINS(r.err, site);
+        if (i == 0)
+            EXPECT_CONTAINS(r.err, first);
         EXPECT_CONTAINS(r.err, "the read gives 0, as a fresh allocation on a GPU usually does");
     }
     run(&r, "CUEMU_INITCHECK=stop", "./%s", prog);
@@ -609,17 +615,20 @@ static void initcheck_case(const char *prog, const char *gpu, const char *where,
 Test(initcheck, uninitialised_managed_accumulator)
 {
     initcheck_case("initcheck_managed_accumulator", "sum = 500500", "initcheck_managed_accumulator.cu:11",
-                   "4 byte(s) at byte offset 0 of a 4-byte allocation (cudaMallocManaged at ");
+                   "of a 4-byte allocation (cudaMallocManaged at ", "initcheck_managed_accumulator.cu:19);",
+                   "4 byte(s) at byte offset 0 of");
 }
 Test(initcheck, second_launch_reads_what_the_first_never_wrote)
 {
     initcheck_case("initcheck_second_launch", "sum = 261632", "initcheck_second_launch.cu:19",
-                   "4 byte(s) at byte offset 4 of a 4096-byte allocation (cudaMalloc at ");
+                   "of a 4096-byte allocation (cudaMalloc at ", "initcheck_second_launch.cu:28);",
+                   "4 byte(s) at byte offset 4 of");
 }
 Test(initcheck, read_past_a_too_short_memset)
 {
     initcheck_case("initcheck_short_memset", "all 16", "initcheck_short_memset.cu:12",
-                   "4 byte(s) at byte offset 64 of a 1024-byte allocation (cudaMalloc at ");
+                   "of a 1024-byte allocation (cudaMalloc at ", "initcheck_short_memset.cu:24);",
+                   "4 byte(s) at byte offset 64 of");
 }
 
 /* ---- the driver ----------------------------------------------------------------------- */
