@@ -332,23 +332,6 @@ cudaError_t cudaFree(void *ptr)
     return cudaSuccess;
 }
 
-/* Stream-ordered allocation: every stream is synchronous here. */
-cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream)
-{
-    (void)stream;
-    return alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), false);
-}
-cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaFree(ptr);
-}
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-{
-    (void)stream;
-    (void)flags;
-    return event ? cudaSuccess : (g_last_error = cudaErrorInvalidResourceHandle);
-}
 
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
