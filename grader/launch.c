@@ -76,7 +76,7 @@ void case_command(const run_plan *plan, const suite_case *c, const char *prefix,
 void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved)
 {
     static const char *const vars[EMU_ENV_VARS] = {"CUEMU_SCHEDULE", "CUEMU_THREADS",
-                                                   "CUEMU_TIMEOUT", "CUEMU_MEMORY"};
+                                                   "CUEMU_TIMEOUT", "CUEMU_MEMORY", "CUEMU_FRESH"};
     char threads[16], stall[32];
     for (int k = 0; k < EMU_ENV_VARS; k++) {
         saved->name[k] = vars[k];
@@ -88,6 +88,11 @@ void emu_env_set(const suite_case *c, double timeout_s, emu_env *saved)
     double limit = timeout_s / 2 < LIMIT_EMU_STALL_S ? timeout_s / 2 : LIMIT_EMU_STALL_S;
     snprintf(stall, sizeof stall, "%g", limit);
     setenv("CUEMU_TIMEOUT", stall, 1);
+    /* a read of device memory nothing wrote gives the emulator's 0xcd bytes
+     * (and a warning naming the line), not the 0 a GPU's fresh memory
+     * happens to hold: a lab that reads what it never wrote fails here as
+     * it may on a GPU (buffers the harness fills are written either way) */
+    setenv("CUEMU_FRESH", "poison", 1);
     if (c->schedule[0]) {
         setenv("CUEMU_SCHEDULE", c->schedule, 1);
         snprintf(threads, sizeof threads, "%d", c->emu_threads);

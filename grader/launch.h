@@ -80,10 +80,12 @@ typedef struct {
 void case_command(const run_plan *plan, const suite_case *c, const char *prefix, case_cmd *cmd);
 
 /* The emulator's variables for case c (its schedule and threads, its
- * memory model, and the deadlock limit, tunables.h) set in the grader's own
+ * memory model, the deadlock limit, tunables.h, and CUEMU_FRESH=poison:
+ * device memory nothing wrote reads as 0xcd bytes, not a GPU's lucky 0,
+ * common/emu/README.md) set in the grader's own
  * environment, which the next child inherits; emu_env_restore puts the
  * caller's back. */
-enum { EMU_ENV_VARS = 4 };
+enum { EMU_ENV_VARS = 5 };
 typedef struct {
     const char *name[EMU_ENV_VARS];
     char *value[EMU_ENV_VARS];

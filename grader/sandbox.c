@@ -30,7 +30,8 @@
 /* Variables a build or a run legitimately needs; everything else is dropped. */
 static const char *const keep[] = {
     "PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LD_LIBRARY_PATH",
-    "CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT", "CUEMU_MEMORY", "CUEMU_CXX", "CUEMU_CC",
+    "CUEMU_SCHEDULE", "CUEMU_THREADS", "CUEMU_TIMEOUT", "CUEMU_MEMORY", "CUEMU_FRESH",
+    "CUEMU_INITCHECK", "CUEMU_CXX", "CUEMU_CC",
     "NVCC",
 };
 

@@ -64,3 +64,24 @@ Test(suite_emu_memory, emu_env_sets_and_restores_cuemu_memory)
     emu_env_restore(&saved);
     cr_expect_null(getenv("CUEMU_MEMORY"));
 }
+
+/* Graded emulator runs read never-written device memory as the emulator's
+ * 0xcd bytes (CUEMU_FRESH=poison), as before initcheck.cpp existed; the
+ * caller's own setting comes back afterwards. */
+Test(suite_emu_memory, emu_env_sets_poison_fresh_memory_and_restores_it)
+{
+    suite_case c;
+    emu_env saved;
+    memset(&c, 0, sizeof c);
+    unsetenv("CUEMU_FRESH");
+    emu_env_set(&c, 10, &saved);
+    cr_expect_str_eq(getenv("CUEMU_FRESH"), "poison");
+    emu_env_restore(&saved);
+    cr_expect_null(getenv("CUEMU_FRESH"));
+    setenv("CUEMU_FRESH", "zero", 1);
+    emu_env_set(&c, 10, &saved);
+    cr_expect_str_eq(getenv("CUEMU_FRESH"), "poison");
+    emu_env_restore(&saved);
+    cr_expect_str_eq(getenv("CUEMU_FRESH"), "zero");
+    unsetenv("CUEMU_FRESH");
+}

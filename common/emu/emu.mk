@@ -7,6 +7,8 @@
 #   test-emu      build and run the emulator's Criterion tests (tests/emu/),
 #                 then tests/emu/missing-fence.sh (the weak memory mode) and
 #                 tests/emu/counters.sh (counted builds, emu-nvcc --count)
+#                 tests/emu/headers.sh (only the emulator's headers are read)
+#                 and tests/emu/math-table.sh (the README's generated math table)
 
 EMU_NVCC  := $(TOP)/common/emu/emu-nvcc
 EMU_DEPS  := g++ gcc python3 libboost-context-dev libcriterion-dev
@@ -42,3 +44,5 @@ test-emu: $(EMU_TEST_BIN) $(EMU_BUILD)/tests/test_emu
 	  EMU_NVCC=$(EMU_NVCC) $(EMU_BUILD)/tests/test_emu --jobs $(EMU_TEST_JOBS)
 	sh $(EMU_TEST_DIR)/missing-fence.sh
 	sh $(EMU_TEST_DIR)/counters.sh
+	sh $(EMU_TEST_DIR)/headers.sh
+	sh $(EMU_TEST_DIR)/math-table.sh

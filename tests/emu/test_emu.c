@@ -86,6 +86,8 @@ static void passes_everywhere(const char *prog, const char *args)
         cr_expect_eq(r.status, 0, "%s under %s exited %d\nstdout:\n%s\nstderr:\n%s", prog,
                      SCHEDULES[i], r.status, r.out, r.err);
         cr_expect(strstr(r.out, ok) != NULL, "%s under %s:\n%s%s", prog, SCHEDULES[i], r.out, r.err);
+        /* no program here reads memory it did not write (initcheck) */
+        cr_expect(strstr(r.err, "never written") == NULL, "%s under %s:\n%s", prog, SCHEDULES[i], r.err);
     }
 }
 
@@ -99,6 +101,15 @@ Test(subset, shuffles_votes_activemask_bits) { passes_everywhere("warp", ""); }
 Test(subset, atomics_under_contention) { passes_everywhere("atomics", ""); }
 Test(subset, vectors_ldg_minmax_volatile_printf) { passes_everywhere("misc", ""); }
 Test(subset, runtime_api_and_its_errors) { passes_everywhere("runtime_api", ""); }
+/* Rounding-mode intrinsics against the host FPU in each mode (one
+ * schedule: the arithmetic does not depend on it). */
+Test(subset, math_rounding_modes_are_exact)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2", "./math_rounding");
+    cr_expect_eq(r.status, 0, "math_rounding exited %d\n%s%s", r.status, r.out, r.err);
+    EXPECT_CONTAINS(r.out, "math rounding: 189120 checks, 0 mismatches");
+}
 Test(subset, ordinary_cuda_program_shfl_reduce)
 {
     static struct result first, r;
@@ -560,6 +571,64 @@ Test(diagnostic, device_assert)
 {
     diagnoses("", "./device_assert", "kernel 'checked'", "block (0,0,0)", "thread (17,0,0)",
               "device assertion");
+}
+
+/* ---- reads of device memory never written (initcheck.cpp) ------------------------------ */
+
+/* prog's default run prints the GPU's answer `gpu` and warns once with `where`
+ * (file:line of the read), `what` and `site` (the allocation and the line
+ * that allocated it) and, under the inorder
+ * schedule, `first` (the offset its first such read has there); under
+ * CUEMU_INITCHECK=stop it stops there (exit 86); CUEMU_FRESH=poison gives
+ * another answer (the 0xcd bytes); CUEMU_INITCHECK=off warns of nothing. */
+static void initcheck_case(const char *prog, const char *gpu, const char *where, const char *what,
+                           const char *site, const char *first)
+{
+    static struct result r;
+    for (size_t i = 0; i < 3; i++) {
+        run(&r, SCHEDULES[i], "./%s", prog);
+        cr_expect_eq(r.status, 0, "%s under %s: %d\n%s", prog, SCHEDULES[i], r.status, r.err);
+        EXPECT_CONTAINS(r.out, gpu);
+        EXPECT_CONTAINS(r.err, "cuemu: warning: in kernel '");
+        EXPECT_CONTAINS(r.err, "read of device memory never written, at ");
+        EXPECT_CONTAINS(r.err, where);
+        EXPECT_CONTAINS(r.err, what);
+        EXPECT_CONTAINS(r.err, site);
+        if (i == 0)
+            EXPECT_CONTAINS(r.err, first);
+        EXPECT_CONTAINS(r.err, "the read gives 0, as a fresh allocation on a GPU usually does");
+    }
+    run(&r, "CUEMU_INITCHECK=stop", "./%s", prog);
+    cr_expect_eq(r.status, DIAG_EXIT, "%s under stop: %d\n%s", prog, r.status, r.err);
+    EXPECT_CONTAINS(r.err, "cuemu: error: in kernel '");
+    EXPECT_CONTAINS(r.err, where);
+    cr_expect(strstr(r.out, gpu) == NULL, "stop printed the answer:\n%s", r.out);
+    run(&r, "CUEMU_FRESH=poison", "./%s", prog);
+    cr_expect_eq(r.status, 0, "%s under poison: %d\n%s", prog, r.status, r.err);
+    cr_expect(strstr(r.out, gpu) == NULL, "poison still printed the GPU's answer:\n%s", r.out);
+    EXPECT_CONTAINS(r.err, "the read gives 0xcd bytes");
+    run(&r, "CUEMU_INITCHECK=off", "./%s", prog);
+    EXPECT_CONTAINS(r.out, gpu);
+    cr_expect(strstr(r.err, "never written") == NULL, "off still warned:\n%s", r.err);
+}
+
+Test(initcheck, uninitialised_managed_accumulator)
+{
+    initcheck_case("initcheck_managed_accumulator", "sum = 500500", "initcheck_managed_accumulator.cu:11",
+                   "of a 4-byte allocation (cudaMallocManaged at ", "initcheck_managed_accumulator.cu:19);",
+                   "4 byte(s) at byte offset 0 of");
+}
+Test(initcheck, second_launch_reads_what_the_first_never_wrote)
+{
+    initcheck_case("initcheck_second_launch", "sum = 261632", "initcheck_second_launch.cu:19",
+                   "of a 4096-byte allocation (cudaMalloc at ", "initcheck_second_launch.cu:28);",
+                   "4 byte(s) at byte offset 4 of");
+}
+Test(initcheck, read_past_a_too_short_memset)
+{
+    initcheck_case("initcheck_short_memset", "all 16", "initcheck_short_memset.cu:12",
+                   "of a 1024-byte allocation (cudaMalloc at ", "initcheck_short_memset.cu:24);",
+                   "4 byte(s) at byte offset 64 of");
 }
 
 /* ---- the driver ----------------------------------------------------------------------- */

@@ -3,7 +3,8 @@
 # the emulator runs as a GPU does.  corpus/ (ignored by git, never committed:
 # third-party code) holds unmodified public programs, one folder each, with
 # build.txt (the sources and -I flags of the compile line, relative to the
-# folder) and SOURCE (repository, commit, path).  Each program is built with
+# folder) and SOURCE (repository, commit, path); tests/gpu/corpus-sources.txt
+# lists every program's origin (43 programs since 2026-11-28).  Each program is built with
 # nvcc and with common/emu/emu-nvcc from the same sources and flags, run once
 # on the GPU and under CUEMU_SCHEDULE=inorder, reverse and random:7 on the
 # emulator, and its filtered stdout and exit status compared with the GPU's

@@ -399,6 +399,12 @@ static inline cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned int f
 {
     return cudaMallocManaged((void **)ptr, size, flags);
 }
+/* CUDA 12's stream argument defaults to 0 (the OLCF training series calls
+ * it with three arguments). */
+static inline cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device)
+{
+    return cudaMemPrefetchAsync(ptr, count, device, (cudaStream_t)0);
+}
 template <class T>
 static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
 {

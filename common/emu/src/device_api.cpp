@@ -158,12 +158,34 @@ cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer)
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
+/* Stream-ordered allocation: every stream is synchronous here. */
+cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream)
+{
+    (void)stream;
+    return cuemu::alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), false);
+}
+cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaFree(ptr);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    (void)stream;
+    (void)flags;
+    if (event)
+        return cudaSuccess;
+    cuemu::set_last_error(cudaErrorInvalidResourceHandle);
+    return cudaErrorInvalidResourceHandle;
+}
+
 /* Managed memory is a device allocation: host and device share memory here. */
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
         return cudaErrorInvalidValue;
-    return cudaMalloc(ptr, size);
+    return cuemu::alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), true);
 }
 cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device, cudaStream_t stream)
 {

@@ -30,7 +30,10 @@ struct Settings {
     size_t stack_bytes;
     bool weak_memory;              /* CUEMU_MEMORY=weak (memory.cpp) */
     unsigned long long memory_seed;
+    int initcheck;                 /* CUEMU_INITCHECK (initcheck.cpp): INITCHECK_* */
+    bool fresh_zero;               /* CUEMU_FRESH=zero: never-written bytes read as 0 */
 };
+enum { INITCHECK_OFF, INITCHECK_WARN, INITCHECK_STOP };
 const Settings &settings();
 /* "CUEMU_SCHEDULE=random:42 CUEMU_THREADS=2" - printed with diagnostics so
  * that a failure can be reproduced. */
@@ -154,6 +157,22 @@ void watch_store(uintptr_t a, size_t size);
 cudaError_t watch_host_copy(const void *dst, size_t n); /* returns cudaSuccess */
 void watch_launch_begin();
 void watch_launch_end();
+/* Reads of never-written device memory (initcheck.cpp).  Tunable, with its
+ * reason: INITCHECK_SITES, the lines warned about per process at most
+ * (each once; the count of all such reads comes at exit): the first few
+ * tell the story, more are noise. */
+enum { INITCHECK_SITES = 8 };
+extern bool g_initcheck_on; /* a launch with tracked allocations runs: hooks check */
+void ic_alloc(uintptr_t user, size_t size, uintptr_t site, bool managed); /* fills it */
+void ic_free(uintptr_t user);
+void ic_written(const void *dst, size_t n);               /* cudaMemset, cudaMemcpy */
+void ic_copied_from(void *dst, const void *src, size_t n); /* CUEMU_FRESH=zero: 0s out */
+void ic_reset();                                          /* cudaDeviceReset */
+void ic_launch_begin();
+void ic_launch_end();
+void ic_access(uintptr_t a, unsigned size, bool read, bool write, uintptr_t pc);
+/* cudaMalloc and cudaMallocManaged: site is the caller's return address. */
+cudaError_t alloc_device(void **ptr, size_t size, uintptr_t site, bool managed);
 /* An access hook's kind, for the counters. */
 enum AccessKind { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_RANGE };
 /* A device thread's access of [a, a + size) at pc (counted builds). */

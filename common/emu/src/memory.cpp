@@ -206,6 +206,8 @@ __attribute__((noinline)) StoreBuffer *hook_on(uintptr_t a, unsigned size, bool 
 {
     if (write && kind != ACC_ATOMIC && g_watch_len && watched(a, size))
         watch_store(a, size);
+    if (g_initcheck_on && kind != ACC_ATOMIC) /* atomics: atomic_hook */
+        ic_access(a, size, !write, write, pc);
     if (g_counting)
         count_access(a, size, kind == ACC_LOAD && write ? ACC_STORE : kind, pc);
     if (g_tracing && kind != ACC_ATOMIC) /* atomics: atomic_hook tells it */
@@ -273,8 +275,11 @@ uintptr_t overtaken(const StoreBuffer &b)
  * visible at once, ahead of the stores still held: they are held
  * WEAK_HOLD_US (see moment).  Every atomic orders this worker's later
  * loads (visible.cpp's view; looser than CUDA, README.md says why). */
-inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes, uintptr_t pc)
+inline void atomic_hook(const volatile void *a, unsigned size, int mo, bool writes, uintptr_t pc,
+                        bool reads = true)
 {
+    if (g_initcheck_on)
+        ic_access((uintptr_t)a, size, reads, writes, pc);
     if (writes && g_watch_len && watched((uintptr_t)a, size))
         watch_store((uintptr_t)a, size);
     if (g_tracing)
@@ -459,7 +464,7 @@ CUEMU_UNALIGNED(16)
     T __tsan_atomic##B##_load(const volatile T *a, int mo)                                 \
     { atomic_hook(a, sizeof(T), mo, false, CUEMU_PC); return __atomic_load_n(a, __ATOMIC_SEQ_CST); }        \
     void __tsan_atomic##B##_store(volatile T *a, T v, int mo)                              \
-    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }           \
+    { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC, false); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); }           \
     T __tsan_atomic##B##_exchange(volatile T *a, T v, int mo)                              \
     { atomic_hook(a, sizeof(T), mo, true, CUEMU_PC); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
     T __tsan_atomic##B##_fetch_add(volatile T *a, T v, int mo)                             \

@@ -292,6 +292,13 @@ extern "C" {
 
 cudaError_t cudaMalloc(void **ptr, size_t size)
 {
+    return alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), false);
+}
+
+extern "C++" {
+namespace cuemu {
+cudaError_t alloc_device(void **ptr, size_t size, uintptr_t site, bool managed)
+{
     init_runtime();
     if (!ptr)
         return g_last_error = cudaErrorInvalidValue;
@@ -312,8 +319,6 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
     size_t al = alignment_for(size);
     uintptr_t end = map + ps + data;
     uintptr_t user = (end - size) & ~(uintptr_t)(al - 1);
-    /* Fresh device memory is not zero on a GPU; make reads of it visible. */
-    memset((void *)user, 0xcd, size);
     std::lock_guard<std::mutex> lk(g_mem_mu);
     int slot = new_region_slot();
     if (slot < 0) {
@@ -321,12 +326,16 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
         *ptr = nullptr;
         return g_last_error = cudaErrorMemoryAllocation;
     }
+    /* Filled as CUEMU_FRESH says, and tracked for reads nothing wrote. */
+    ic_alloc(user, size, site, managed);
     g_regions[slot] = Region{map, len, user, size, 1};
     g_live[user] = slot;
     g_region_gen.fetch_add(1, std::memory_order_release);
     *ptr = (void *)user;
     return cudaSuccess;
 }
+} // namespace cuemu
+} // extern "C++"
 
 cudaError_t cudaFree(void *ptr)
 {
@@ -340,6 +349,7 @@ cudaError_t cudaFree(void *ptr)
     Region &r = g_regions[it->second];
     g_live.erase(it);
     g_region_gen.fetch_add(1, std::memory_order_release);
+    ic_free(r.user);
     if (g_freed_kept < MAX_FREED_KEPT) {
         /* Keep the addresses reserved, inaccessible, so use-after-free faults. */
         mmap((void *)r.map, r.map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
@@ -352,23 +362,6 @@ cudaError_t cudaFree(void *ptr)
     return cudaSuccess;
 }
 
-/* Stream-ordered allocation: every stream is synchronous here. */
-cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMalloc(ptr, size);
-}
-cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaFree(ptr);
-}
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-{
-    (void)stream;
-    (void)flags;
-    return event ? cudaSuccess : (g_last_error = cudaErrorInvalidResourceHandle);
-}
 
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
@@ -415,6 +408,8 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
             return g_last_error = cudaErrorInvalidValue;
     }
     memmove(dst, src, count);
+    ic_copied_from(dst, src, count); /* never-written bytes copy as CUEMU_FRESH says */
+    ic_written(dst, count);
     return watch_host_copy(dst, count); /* cudaSuccess, once the output watch knows */
 }
 
@@ -433,6 +428,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
     if (!is_device_range(ptr, count))
         return g_last_error = cudaErrorInvalidValue;
     memset(ptr, value, count);
+    ic_written(ptr, count);
     return watch_host_copy(ptr, count); /* cudaSuccess, once the output watch knows */
 }
 
@@ -495,6 +491,7 @@ cudaError_t cudaDeviceReset(void)
         }
     }
     g_live.clear();
+    ic_reset();
     g_last_error = cudaSuccess;
     return cudaSuccess;
 }

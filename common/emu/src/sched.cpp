@@ -603,6 +603,7 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     watch_launch_begin();
     if (g_tracing)
         trace_launch_begin(&g);
+    ic_launch_begin();
     std::unique_lock<std::mutex> lk(g_mu);
     start_workers();
     if (cfg.cooperative)
@@ -626,6 +627,7 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     g_grid = nullptr;
     g_cv_host.wait(lk, [] { return g_active == 0; });
     watch_launch_end();
+    ic_launch_end();
     if (g_counting)
         count_launch_end(&g);
     if (g_tracing)

@@ -3,10 +3,11 @@
  * CUEMU_SCHEDULE (the order fibers and blocks run in), CUEMU_THREADS (OS
  * worker threads), CUEMU_TIMEOUT (seconds without progress before a
  * deadlock report), CUEMU_STACK_KB (each fiber's stack), CUEMU_MEMORY
- * (strong, or the weak mode of memory.cpp) and CUEMU_TRACE (the recorder,
- * trace.cpp: the file every access of every launch is written to).  A
- * diagnostic prints them (settings_text) so that a failing run can be
- * repeated exactly.
+ * (strong, or the weak mode of memory.cpp), CUEMU_TRACE (the recorder,
+ * trace.cpp: the file every access of every launch is written to),
+ * CUEMU_INITCHECK and CUEMU_FRESH (reads of never-written device memory,
+ * initcheck.cpp).  A diagnostic prints them (settings_text) so that a
+ * failing run can be repeated exactly.
  */
 #include "internal.h"
 #include "fiber.h"
@@ -52,6 +53,32 @@ void load_memory_setting(Settings &s)
                             .time_since_epoch().count() ^ ((unsigned long long)getpid() << 20);
     g_weak_memory = true;
     g_mem_hooks = true;
+}
+
+/* CUEMU_INITCHECK=warn (default) | stop | off and CUEMU_FRESH=zero
+ * (default) | poison (initcheck.cpp): whether reads of device memory never
+ * written are reported, and what they give. */
+void load_initcheck_settings(Settings &s)
+{
+    s.initcheck = INITCHECK_WARN;
+    const char *e = getenv("CUEMU_INITCHECK");
+    if (e && *e && strcmp(e, "warn")) {
+        if (!strcmp(e, "stop"))
+            s.initcheck = INITCHECK_STOP;
+        else if (!strcmp(e, "off"))
+            s.initcheck = INITCHECK_OFF;
+        else
+            fprintf(stderr, "cuemu: CUEMU_INITCHECK='%s' not understood (warn | stop | off); "
+                            "using warn\n", e);
+    }
+    s.fresh_zero = true;
+    e = getenv("CUEMU_FRESH");
+    if (e && *e && strcmp(e, "zero")) {
+        if (!strcmp(e, "poison"))
+            s.fresh_zero = false;
+        else
+            fprintf(stderr, "cuemu: CUEMU_FRESH='%s' not understood (zero | poison); using zero\n", e);
+    }
 }
 
 void load_settings()
@@ -109,6 +136,7 @@ void load_settings()
     load_memory_setting(s);
     if ((e = getenv("CUEMU_TRACE")) && *e) /* the recorder (trace.cpp) */
         trace_start(e);
+    load_initcheck_settings(s);
     int len;
     if (s.schedule == SCHED_RANDOM)
         len = snprintf(g_settings_text, sizeof g_settings_text,

@@ -1,0 +1,622 @@
+/*
+ * cuemu_math.h - the device math of the emulator's CUDA: the integer and
+ * bit intrinsics, min/max and their u/ll/ull forms, the float and double
+ * intrinsics with a rounding mode (__fadd_rz, __fsqrt_ru, __double2float_rd
+ * ...), the conversions, the fast-math intrinsics, and the CUDA Math API
+ * functions the C library lacks (rsqrtf, sinpif, norm3df, erfinvf ...).
+ * Included by cuemu_device.h; split from it because it is a table of
+ * small functions, read and checked on its own.
+ *
+ * Each "@group" comment opens a group of the README's coverage table, which
+ * common/emu/tools/math_table.py generates from this file: every function
+ * defined below a group's comment is listed in that group, with the
+ * comment's text after "|" as how the emulator computes it.  "@libm"
+ * comments list the CUDA functions that come from the C library as they
+ * are.  Edit here, then run `python3 common/emu/tools/math_table.py
+ * --write` (tests/emu/math-table.sh fails while the README is stale).
+ *
+ * Rounding modes are exact.  Float operations and conversions do not
+ * change the FPU's mode: the result rounded to nearest, r, is moved one
+ * step (nextafter) toward the mode's direction when the exact value lies
+ * on the other side of r, which an exact error term in a wider type tells
+ * (see round_dir()).  Double operations set the FPU's rounding mode for
+ * the one operation (in_mode()).
+ */
+#ifndef CUEMU_MATH_H
+#define CUEMU_MATH_H
+#include <cfenv>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+
+/* @group Integer and bit intrinsics | exact: the same bits as a GPU */
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned __brev(unsigned x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x);
+}
+static inline unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    unsigned long long v = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int i = 0; i < 4; i++)
+        r |= (unsigned)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+}
+/* Funnel shifts: the 64-bit value hi:lo shifted, its upper (left) or
+ * lower (right) 32 bits kept; shift amounts wrap (the plain forms) or
+ * clamp at 32 (the c forms). */
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)(((((unsigned long long)hi << 32) | lo) << (s & 31)) >> 32);
+}
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32 ? lo : (unsigned)(((((unsigned long long)hi << 32) | lo) << s) >> 32);
+}
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
+{
+    return (unsigned)((((unsigned long long)hi << 32) | lo) >> (s & 31));
+}
+static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s)
+{
+    return s >= 32 ? hi : (unsigned)((((unsigned long long)hi << 32) | lo) >> s);
+}
+/* __fns(mask, base, offset): the lane of the offset-th set bit counting
+ * from base (upward for offset > 0, downward for offset < 0), or ~0. */
+static inline unsigned __fns(unsigned mask, unsigned base, int offset)
+{
+    if (offset == 0)
+        return ~0u;
+    int step = offset > 0 ? 1 : -1, need = offset > 0 ? offset : -offset;
+    for (int l = (int)base; l >= 0 && l < 32; l += step)
+        if ((mask >> l & 1) && --need == 0)
+            return (unsigned)l;
+    return ~0u;
+}
+static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+static inline unsigned __uhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b) >> 1); }
+static inline unsigned __urhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b + 1) >> 1); }
+static inline int __dp4a(int a, int b, int c)
+{
+    for (int i = 0; i < 4; i++)
+        c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
+    return c;
+}
+static inline unsigned __dp4a(unsigned a, unsigned b, unsigned c)
+{
+    for (int i = 0; i < 4; i++)
+        c += ((a >> (8 * i)) & 0xff) * ((b >> (8 * i)) & 0xff);
+    return c;
+}
+static inline int __mul24(int a, int b) { return (int)((long long)((a << 8) >> 8) * ((b << 8) >> 8)); }
+static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffff) * (b & 0xffffff); }
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned __umulhi(unsigned a, unsigned b)
+{
+    return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+static inline unsigned __sad(int a, int b, unsigned c) { return c + (unsigned)(a > b ? a - b : b - a); }
+static inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return c + (a > b ? a - b : b - a); }
+
+
+/* @group Integer min and max | exact */
+static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+
+/* min and max as CUDA declares them: exact overloads, plus a fallback for
+ * mixed argument types that uses the usual arithmetic conversions. */
+#define CUEMU_MINMAX(T)                                                                    \
+    static inline T min(T a, T b) { return a < b ? a : b; }                                \
+    static inline T max(T a, T b) { return a > b ? a : b; }
+CUEMU_MINMAX(int)
+CUEMU_MINMAX(unsigned int)
+CUEMU_MINMAX(long)
+CUEMU_MINMAX(unsigned long)
+CUEMU_MINMAX(long long)
+CUEMU_MINMAX(unsigned long long)
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+static inline std::common_type_t<A, B> min(A a, B b)
+{
+    typedef std::common_type_t<A, B> C;
+    return (C)a < (C)b ? (C)a : (C)b;
+}
+template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+static inline std::common_type_t<A, B> max(A a, B b)
+{
+    typedef std::common_type_t<A, B> C;
+    return (C)a > (C)b ? (C)a : (C)b;
+}
+
+/* @group Reinterpretation | exact */
+static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+static inline unsigned __float_as_uint(float f) { unsigned i; memcpy(&i, &f, 4); return i; }
+static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline float __uint_as_float(unsigned i) { float f; memcpy(&f, &i, 4); return f; }
+static inline long long __double_as_longlong(double d) { long long i; memcpy(&i, &d, 8); return i; }
+static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
+static inline int __double2hiint(double d) { return (int)(__double_as_longlong(d) >> 32); }
+static inline int __double2loint(double d) { return (int)__double_as_longlong(d); }
+static inline double __hiloint2double(int hi, int lo)
+{
+    return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
+}
+
+/* ---- rounding helpers (not CUDA names) ---------------------------------- */
+namespace cuemu {
+enum Round { RN, RZ, RU, RD };
+
+/* r is the exact value v rounded to nearest; above is the sign of r - v
+ * (0 when r is exact).  Returns v rounded in mode m: one step away from r
+ * when r lies on the wrong side of v for the mode. */
+template <class F> static inline F round_dir(F r, int above, Round m)
+{
+    if (above == 0 || r != r || m == RN)
+        return r;
+    const F inf = (F)INFINITY;
+    bool positive = r != 0 ? r > 0 : above < 0; /* the sign of v */
+    bool step = (m == RU && above < 0) || (m == RD && above > 0) ||
+                (m == RZ && (positive ? above > 0 : above < 0));
+    if (!step)
+        return r;
+    bool up = m == RU || (m == RZ && !positive);
+    return std::nextafter(r, up ? inf : -inf);
+}
+
+/* IEEE 754's sign of a sum r = a + b that is exactly zero, in mode m: -0
+ * when rounding down, unless both addends are +0 (then +0); in the other
+ * modes as the sum in round-to-nearest gives it. */
+template <class F> static inline F zero_sum_sign(F r, F a, F b, Round m)
+{
+    if (m != RD)
+        return r;
+    return (a == 0 && b == 0 && !std::signbit(a) && !std::signbit(b)) ? r : -(F)0;
+}
+
+/* Sign of x as -1, 0, 1. */
+template <class T> static inline int sgn(T x) { return (x > 0) - (x < 0); }
+
+/* A double d rounded to float in mode m, lo being the sign of the error
+ * d left out (v = d + tiny, sgn(tiny) = lo): exact for every double. */
+static inline float to_float(double d, int lo, Round m)
+{
+    float r = (float)d;
+    int above = (double)r != d ? sgn((double)r - d) : -lo;
+    return round_dir(r, above, m);
+}
+
+/* a + b, exactly, as s + e (Knuth's TwoSum; e = 0 when s is not finite). */
+template <class F> static inline F two_sum(F a, F b, F *e)
+{
+    F s = a + b;
+    if (!std::isfinite(s)) {
+        *e = 0;
+        return s;
+    }
+    F bb = s - a;
+    *e = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+/* Float operations in mode m: done in double, whose exact error term
+ * gives the direction (a product of floats is exact in double). */
+static inline float fadd(float a, float b, Round m)
+{
+    double e, s = two_sum((double)a, (double)b, &e);
+    return s == 0 ? zero_sum_sign((float)s, a, b, m) : to_float(s, sgn(e), m);
+}
+static inline float fmul(float a, float b, Round m) { return to_float((double)a * b, 0, m); }
+static inline float fdiv(float a, float b, Round m)
+{
+    double q = (double)a / b;
+    double rem = std::fma(-q, (double)b, (double)a);
+    return to_float(q, std::isfinite(q) ? sgn(rem) * sgn((double)b) : 0, m);
+}
+static inline float fsqrt(float a, Round m)
+{
+    double s = std::sqrt((double)a);
+    return to_float(s, std::isfinite(s) ? sgn(std::fma(-s, s, (double)a)) : 0, m);
+}
+static inline float ffma(float a, float b, float c, Round m)
+{
+    double p = (double)a * b, e, s = two_sum(p, (double)c, &e);
+    return s == 0 ? (float)zero_sum_sign(s, p, (double)c, m) : to_float(s, sgn(e), m);
+}
+
+/* op() computed with the FPU rounding in mode m, then the mode restored.
+ * The operands are read through volatile copies inside op and the result
+ * stored to a volatile, so the compiler keeps the arithmetic between the
+ * two mode changes; no fiber switch can happen in between. */
+template <class F, class Op> static inline F in_mode(Round m, Op op)
+{
+    static const int modes[] = {FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
+    int saved = std::fegetround();
+    std::fesetround(modes[m]);
+    volatile F r = op();
+    std::fesetround(saved);
+    return r;
+}
+
+/* Double operations in mode m: the hardware's own directed rounding
+ * (exact by IEEE 754, subnormal results and signed zeros included);
+ * double has no wider type to compute an error term in cheaply. */
+static inline double dadd(double a, double b, Round m)
+{
+    return in_mode<double>(m, [&] { volatile double x = a, y = b; return x + y; });
+}
+static inline double dmul(double a, double b, Round m)
+{
+    return in_mode<double>(m, [&] { volatile double x = a, y = b; return x * y; });
+}
+static inline double ddiv(double a, double b, Round m)
+{
+    return in_mode<double>(m, [&] { volatile double x = a, y = b; return x / y; });
+}
+static inline double dsqrt(double a, Round m)
+{
+    return in_mode<double>(m, [&] { volatile double x = a; return std::sqrt((double)x); });
+}
+static inline double dfma(double a, double b, double c, Round m)
+{
+    return in_mode<double>(m, [&] { volatile double x = a, y = b, z = c; return std::fma((double)x, (double)y, (double)z); });
+}
+
+/* An integer x (exact in long double, as every 64-bit one is on x86-64)
+ * rounded to F in mode m. */
+template <class F, class I> static inline F int_to(I x, Round m)
+{
+    F r = (F)x;
+    long double d = (long double)r - (long double)x;
+    return round_dir(r, sgn(d), m);
+}
+
+/* A float or double rounded to an integer in mode m, saturating at I's
+ * limits, NaN giving 0: PTX's cvt.rni/rzi/rpi/rmi. */
+template <class I, class F> static inline I to_int(F x, Round m)
+{
+    if (x != x)
+        return 0;
+    F r = m == RN ? std::nearbyint(x) : m == RZ ? std::trunc(x) : m == RU ? std::ceil(x) : std::floor(x);
+    if (r <= (F)std::numeric_limits<I>::min())
+        return std::numeric_limits<I>::min();
+    if (r >= (F)std::numeric_limits<I>::max())
+        return std::numeric_limits<I>::max();
+    return (I)r;
+}
+} // namespace cuemu
+
+/* @group Float arithmetic with a rounding mode | exact, every mode: computed in double with an exact error term */
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fadd_rz(float a, float b) { return cuemu::fadd(a, b, cuemu::RZ); }
+static inline float __fadd_ru(float a, float b) { return cuemu::fadd(a, b, cuemu::RU); }
+static inline float __fadd_rd(float a, float b) { return cuemu::fadd(a, b, cuemu::RD); }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fsub_rz(float a, float b) { return cuemu::fadd(a, -b, cuemu::RZ); }
+static inline float __fsub_ru(float a, float b) { return cuemu::fadd(a, -b, cuemu::RU); }
+static inline float __fsub_rd(float a, float b) { return cuemu::fadd(a, -b, cuemu::RD); }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fmul_rz(float a, float b) { return cuemu::fmul(a, b, cuemu::RZ); }
+static inline float __fmul_ru(float a, float b) { return cuemu::fmul(a, b, cuemu::RU); }
+static inline float __fmul_rd(float a, float b) { return cuemu::fmul(a, b, cuemu::RD); }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fdiv_rz(float a, float b) { return cuemu::fdiv(a, b, cuemu::RZ); }
+static inline float __fdiv_ru(float a, float b) { return cuemu::fdiv(a, b, cuemu::RU); }
+static inline float __fdiv_rd(float a, float b) { return cuemu::fdiv(a, b, cuemu::RD); }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline float __frcp_rz(float a) { return cuemu::fdiv(1.0f, a, cuemu::RZ); }
+static inline float __frcp_ru(float a) { return cuemu::fdiv(1.0f, a, cuemu::RU); }
+static inline float __frcp_rd(float a) { return cuemu::fdiv(1.0f, a, cuemu::RD); }
+static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+static inline float __fsqrt_rz(float a) { return cuemu::fsqrt(a, cuemu::RZ); }
+static inline float __fsqrt_ru(float a) { return cuemu::fsqrt(a, cuemu::RU); }
+static inline float __fsqrt_rd(float a) { return cuemu::fsqrt(a, cuemu::RD); }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fmaf_rz(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RZ); }
+static inline float __fmaf_ru(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RU); }
+static inline float __fmaf_rd(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RD); }
+static inline float __fmaf_ieee_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fmaf_ieee_rz(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RZ); }
+static inline float __fmaf_ieee_ru(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RU); }
+static inline float __fmaf_ieee_rd(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RD); }
+static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
+
+/* @group Double arithmetic with a rounding mode | exact: the host FPU in that rounding mode for the one operation */
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dadd_rz(double a, double b) { return cuemu::dadd(a, b, cuemu::RZ); }
+static inline double __dadd_ru(double a, double b) { return cuemu::dadd(a, b, cuemu::RU); }
+static inline double __dadd_rd(double a, double b) { return cuemu::dadd(a, b, cuemu::RD); }
+static inline double __dsub_rn(double a, double b) { return a - b; }
+static inline double __dsub_rz(double a, double b) { return cuemu::dadd(a, -b, cuemu::RZ); }
+static inline double __dsub_ru(double a, double b) { return cuemu::dadd(a, -b, cuemu::RU); }
+static inline double __dsub_rd(double a, double b) { return cuemu::dadd(a, -b, cuemu::RD); }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __dmul_rz(double a, double b) { return cuemu::dmul(a, b, cuemu::RZ); }
+static inline double __dmul_ru(double a, double b) { return cuemu::dmul(a, b, cuemu::RU); }
+static inline double __dmul_rd(double a, double b) { return cuemu::dmul(a, b, cuemu::RD); }
+static inline double __ddiv_rn(double a, double b) { return a / b; }
+static inline double __ddiv_rz(double a, double b) { return cuemu::ddiv(a, b, cuemu::RZ); }
+static inline double __ddiv_ru(double a, double b) { return cuemu::ddiv(a, b, cuemu::RU); }
+static inline double __ddiv_rd(double a, double b) { return cuemu::ddiv(a, b, cuemu::RD); }
+static inline double __drcp_rn(double a) { return 1.0 / a; }
+static inline double __drcp_rz(double a) { return cuemu::ddiv(1.0, a, cuemu::RZ); }
+static inline double __drcp_ru(double a) { return cuemu::ddiv(1.0, a, cuemu::RU); }
+static inline double __drcp_rd(double a) { return cuemu::ddiv(1.0, a, cuemu::RD); }
+static inline double __dsqrt_rn(double a) { return sqrt(a); }
+static inline double __dsqrt_rz(double a) { return cuemu::dsqrt(a, cuemu::RZ); }
+static inline double __dsqrt_ru(double a) { return cuemu::dsqrt(a, cuemu::RU); }
+static inline double __dsqrt_rd(double a) { return cuemu::dsqrt(a, cuemu::RD); }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline double __fma_rz(double a, double b, double c) { return cuemu::dfma(a, b, c, cuemu::RZ); }
+static inline double __fma_ru(double a, double b, double c) { return cuemu::dfma(a, b, c, cuemu::RU); }
+static inline double __fma_rd(double a, double b, double c) { return cuemu::dfma(a, b, c, cuemu::RD); }
+
+/* @group Conversions | exact, every mode; float to integer saturates and NaN gives 0, as PTX's cvt does */
+#define CUEMU_TO_INT(F, fname, I, iname)                                                    \
+    static inline I __##fname##2##iname##_rn(F x) { return cuemu::to_int<I>(x, cuemu::RN); } \
+    static inline I __##fname##2##iname##_rz(F x) { return cuemu::to_int<I>(x, cuemu::RZ); } \
+    static inline I __##fname##2##iname##_ru(F x) { return cuemu::to_int<I>(x, cuemu::RU); } \
+    static inline I __##fname##2##iname##_rd(F x) { return cuemu::to_int<I>(x, cuemu::RD); }
+/* @names __float2int_rn __float2int_rz __float2int_ru __float2int_rd */
+CUEMU_TO_INT(float, float, int, int)
+/* @names __float2uint_rn __float2uint_rz __float2uint_ru __float2uint_rd */
+CUEMU_TO_INT(float, float, unsigned, uint)
+/* @names __float2ll_rn __float2ll_rz __float2ll_ru __float2ll_rd */
+CUEMU_TO_INT(float, float, long long, ll)
+/* @names __float2ull_rn __float2ull_rz __float2ull_ru __float2ull_rd */
+CUEMU_TO_INT(float, float, unsigned long long, ull)
+/* @names __double2int_rn __double2int_rz __double2int_ru __double2int_rd */
+CUEMU_TO_INT(double, double, int, int)
+/* @names __double2uint_rn __double2uint_rz __double2uint_ru __double2uint_rd */
+CUEMU_TO_INT(double, double, unsigned, uint)
+/* @names __double2ll_rn __double2ll_rz __double2ll_ru __double2ll_rd */
+CUEMU_TO_INT(double, double, long long, ll)
+/* @names __double2ull_rn __double2ull_rz __double2ull_ru __double2ull_rd */
+CUEMU_TO_INT(double, double, unsigned long long, ull)
+#define CUEMU_INT_TO(I, iname, F, fname)                                                    \
+    static inline F __##iname##2##fname##_rn(I x) { return (F)x; }                          \
+    static inline F __##iname##2##fname##_rz(I x) { return cuemu::int_to<F>(x, cuemu::RZ); } \
+    static inline F __##iname##2##fname##_ru(I x) { return cuemu::int_to<F>(x, cuemu::RU); } \
+    static inline F __##iname##2##fname##_rd(I x) { return cuemu::int_to<F>(x, cuemu::RD); }
+/* @names __int2float_rn __int2float_rz __int2float_ru __int2float_rd */
+CUEMU_INT_TO(int, int, float, float)
+/* @names __uint2float_rn __uint2float_rz __uint2float_ru __uint2float_rd */
+CUEMU_INT_TO(unsigned, uint, float, float)
+/* @names __ll2float_rn __ll2float_rz __ll2float_ru __ll2float_rd */
+CUEMU_INT_TO(long long, ll, float, float)
+/* @names __ull2float_rn __ull2float_rz __ull2float_ru __ull2float_rd */
+CUEMU_INT_TO(unsigned long long, ull, float, float)
+/* @names __ll2double_rn __ll2double_rz __ll2double_ru __ll2double_rd */
+CUEMU_INT_TO(long long, ll, double, double)
+/* @names __ull2double_rn __ull2double_rz __ull2double_ru __ull2double_rd */
+CUEMU_INT_TO(unsigned long long, ull, double, double)
+static inline double __int2double_rn(int x) { return (double)x; }
+static inline double __uint2double_rn(unsigned x) { return (double)x; }
+static inline float __double2float_rn(double x) { return (float)x; }
+static inline float __double2float_rz(double x) { return cuemu::to_float(x, 0, cuemu::RZ); }
+static inline float __double2float_ru(double x) { return cuemu::to_float(x, 0, cuemu::RU); }
+static inline float __double2float_rd(double x) { return cuemu::to_float(x, 0, cuemu::RD); }
+
+/* @group Fast-math intrinsics | the C library's full-precision function, and exact division for __fdividef (a GPU's approximations differ in the last bits: see the sweep) */
+/* glibc declares these names but does not export them: defined here as
+ * the C library's functions, with its declarations' C linkage. */
+extern "C" {
+inline float __expf(float x) noexcept { return expf(x); }
+inline float __exp10f(float x) noexcept { return exp10f(x); }
+inline float __logf(float x) noexcept { return logf(x); }
+inline float __log2f(float x) noexcept { return log2f(x); }
+inline float __log10f(float x) noexcept { return log10f(x); }
+inline float __sinf(float x) noexcept { return sinf(x); }
+inline float __cosf(float x) noexcept { return cosf(x); }
+inline float __tanf(float x) noexcept { return tanf(x); }
+inline void __sincosf(float x, float *s, float *c) noexcept { sincosf(x, s, c); }
+inline float __powf(float x, float y) noexcept { return powf(x, y); }
+}
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float fdividef(float a, float b) { return a / b; }
+
+/* ---- the CUDA Math API beyond C: helpers (not CUDA names) ---------------- */
+namespace cuemu {
+/* sin(pi x) or cos(pi x) (cos_ true) in the wider type W: x is reduced
+ * exactly to a quarter turn n and a remainder |t| <= 1/4, so pi t keeps
+ * its relative precision near the zeros. */
+template <class W> static inline W sincospi(W x, bool cos_)
+{
+    if (!std::isfinite(x))
+        return (W)NAN;
+    const W pi = 3.14159265358979323846264338327950288L;
+    W r = std::fmod(x, (W)2);
+    W n = std::nearbyint(2 * r);
+    W t = r - n / 2;
+    int q = (((int)n % 4) + 4 + (cos_ ? 1 : 0)) % 4;
+    W s = std::sin(pi * t), c = std::cos(pi * t);
+    W v = q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+    if (v == 0)
+        return cos_ ? (W)0 : std::copysign((W)0, x);
+    return v;
+}
+
+/* The x with f(x) = y for f increasing on [lo, hi], by bisection in W to
+ * the last bit: erfinv and erfcinv (teaching code calls them rarely, so
+ * exactness beats speed). */
+template <class W, class Fn> static inline W solve_increasing(Fn f, W y, W lo, W hi)
+{
+    for (int i = 0; i < 400; i++) {
+        W mid = lo + (hi - lo) / 2;
+        if (mid == lo || mid == hi)
+            break;
+        (f(mid) < y ? lo : hi) = mid;
+    }
+    return lo + (hi - lo) / 2;
+}
+template <class W> static inline W erfinv(W y)
+{
+    if (y != y || y < -1 || y > 1)
+        return (W)NAN;
+    if (y == 0 || std::fabs(y) == 1)
+        return y == 0 ? y : std::copysign((W)INFINITY, y);
+    W x = solve_increasing([](W v) { return std::erf(v); }, std::fabs(y), (W)0, (W)7);
+    return std::copysign(x, y);
+}
+template <class W> static inline W erfcinv(W y)
+{
+    if (y != y || y < 0 || y > 2)
+        return (W)NAN;
+    if (y == 0 || y == 2)
+        return y == 0 ? (W)INFINITY : -(W)INFINITY;
+    if (y > 1)
+        return -erfcinv(2 - y);
+    return solve_increasing([](W v) { return -std::erfc(v); }, -y, (W)0, (W)28);
+}
+/* exp(x^2) erfc(x): directly in W below 50, by its asymptotic series
+ * (six terms: below 1e-18 relative there) above. */
+template <class W> static inline W erfcx(W x)
+{
+    if (x != x)
+        return x;
+    if (x < 50)
+        return std::exp(x * x) * std::erfc(x);
+    W u = 1 / (2 * x * x), term = 1, sum = 1;
+    for (int n = 1; n <= 6; n++) {
+        term *= -(2 * n - 1) * u;
+        sum += term;
+    }
+    return sum / (x * (W)1.77245385090551602729816748334114518L);
+}
+/* Modified Bessel functions of the first kind, orders 0 and 1, by their
+ * power series in W (all terms positive: no cancellation). */
+template <class W> static inline W bessel_i(W x, int order)
+{
+    if (x != x || std::isinf(x))
+        return order == 0 ? std::fabs(x) : x;
+    W q = x * x / 4, term = order == 0 ? (W)1 : x / 2, sum = term;
+    for (int k = 1; k < 4000 && std::isfinite(sum); k++) {
+        term *= q / ((W)k * (k + order));
+        sum += term;
+        if (term <= sum * (W)1e-21 && term >= -sum * (W)1e-21)
+            break;
+    }
+    return sum;
+}
+/* sqrt of the sum of squares of n values, in W. */
+template <class W, class F> static inline W norm_n(int n, const F *p)
+{
+    W s = 0;
+    for (int i = 0; i < n; i++)
+        s += (W)p[i] * p[i];
+    return std::sqrt(s);
+}
+} // namespace cuemu
+
+/* @group CUDA Math API functions the C library lacks | computed in a wider type (double for float, long double for double), then rounded once */
+static inline float rsqrtf(float x) { return (float)(1.0 / std::sqrt((double)x)); }
+static inline double rsqrt(double x) { return (double)(1.0L / std::sqrt((long double)x)); }
+static inline float __frsqrt_rn(float x) { return (float)(1.0 / std::sqrt((double)x)); }
+static inline float rcbrtf(float x) { return (float)(1.0 / std::cbrt((double)x)); }
+static inline double rcbrt(double x) { return (double)(1.0L / std::cbrt((long double)x)); }
+#if !(defined(__GLIBC__) && __GLIBC_PREREQ(2, 41)) /* newer glibc has C23's sinpi family */
+static inline float sinpif(float x) { return (float)cuemu::sincospi((double)x, false); }
+static inline float cospif(float x) { return (float)cuemu::sincospi((double)x, true); }
+static inline double sinpi(double x) { return (double)cuemu::sincospi((long double)x, false); }
+static inline double cospi(double x) { return (double)cuemu::sincospi((long double)x, true); }
+#endif
+static inline void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
+static inline void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }
+static inline float rhypotf(float a, float b) { return (float)(1.0 / std::hypot((double)a, (double)b)); }
+static inline double rhypot(double a, double b) { return (double)(1.0L / std::hypot((long double)a, (long double)b)); }
+static inline float norm3df(float a, float b, float c)
+{
+    float p[3] = {a, b, c};
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) ? INFINITY : (float)cuemu::norm_n<double>(3, p);
+}
+static inline double norm3d(double a, double b, double c)
+{
+    double p[3] = {a, b, c};
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) ? INFINITY : (double)cuemu::norm_n<long double>(3, p);
+}
+static inline float rnorm3df(float a, float b, float c)
+{
+    float p[3] = {a, b, c};
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) ? 0.0f : (float)(1.0 / cuemu::norm_n<double>(3, p));
+}
+static inline double rnorm3d(double a, double b, double c)
+{
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) ? 0.0 : (double)(1.0L / std::sqrt((long double)a * a + (long double)b * b + (long double)c * c));
+}
+static inline float norm4df(float a, float b, float c, float d)
+{
+    float p[4] = {a, b, c, d};
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) || std::isinf(d) ? INFINITY : (float)cuemu::norm_n<double>(4, p);
+}
+static inline double norm4d(double a, double b, double c, double d)
+{
+    double p[4] = {a, b, c, d};
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) || std::isinf(d) ? INFINITY : (double)cuemu::norm_n<long double>(4, p);
+}
+static inline float rnorm4df(float a, float b, float c, float d)
+{
+    float p[4] = {a, b, c, d};
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) || std::isinf(d) ? 0.0f : (float)(1.0 / cuemu::norm_n<double>(4, p));
+}
+static inline double rnorm4d(double a, double b, double c, double d)
+{
+    double p[4] = {a, b, c, d};
+    return std::isinf(a) || std::isinf(b) || std::isinf(c) || std::isinf(d) ? 0.0 : (double)(1.0L / cuemu::norm_n<long double>(4, p));
+}
+static inline float normf(int dim, const float *p) { return (float)cuemu::norm_n<double>(dim, p); }
+static inline double norm(int dim, const double *p) { return (double)cuemu::norm_n<long double>(dim, p); }
+static inline float rnormf(int dim, const float *p) { return (float)(1.0 / cuemu::norm_n<double>(dim, p)); }
+static inline double rnorm(int dim, const double *p) { return (double)(1.0L / cuemu::norm_n<long double>(dim, p)); }
+static inline float erfinvf(float y) { return (float)cuemu::erfinv((double)y); }
+static inline double erfinv(double y) { return (double)cuemu::erfinv((long double)y); }
+static inline float erfcinvf(float y) { return (float)cuemu::erfcinv((double)y); }
+static inline double erfcinv(double y) { return (double)cuemu::erfcinv((long double)y); }
+static inline float erfcxf(float x) { return (float)cuemu::erfcx((double)x); }
+static inline double erfcx(double x) { return (double)cuemu::erfcx((long double)x); }
+static inline float normcdff(float x) { return (float)(0.5 * std::erfc(-(double)x * 0.70710678118654752440)); }
+static inline double normcdf(double x) { return (double)(0.5L * std::erfc(-(long double)x * 0.707106781186547524400844362104849039L)); }
+static inline float normcdfinvf(float p) { return (float)(-1.41421356237309504880 * cuemu::erfcinv(2.0 * p)) + 0.0f; }
+static inline double normcdfinv(double p) { return (double)(-1.41421356237309504880168872420969808L * cuemu::erfcinv(2.0L * p)); }
+static inline float cyl_bessel_i0f(float x) { return (float)cuemu::bessel_i((double)x, 0); }
+static inline double cyl_bessel_i0(double x) { return (double)cuemu::bessel_i((long double)x, 0); }
+static inline float cyl_bessel_i1f(float x) { return (float)cuemu::bessel_i((double)x, 1); }
+static inline double cyl_bessel_i1(double x) { return (double)cuemu::bessel_i((long double)x, 1); }
+
+/* @group C library functions | the host C library's (glibc) result: correctly rounded or within its documented ulp, not always the bits of CUDA's own (its bounds: the sweep) */
+/* @libm sqrtf cbrtf hypotf expf exp2f exp10f expm1f logf log2f log10f log1pf sinf cosf tanf sincosf */
+/* @libm asinf acosf atanf atan2f sinhf coshf tanhf asinhf acoshf atanhf powf erff erfcf lgammaf */
+/* @libm tgammaf fmaf fminf fmaxf fabsf fdimf fmodf remainderf remquof frexpf ldexpf scalbnf */
+/* @libm scalblnf ilogbf logbf modff nextafterf copysignf ceilf floorf truncf roundf rintf */
+/* @libm nearbyintf lrintf llrintf lroundf llroundf nanf j0f j1f jnf y0f y1f ynf */
+/* @libm sqrt cbrt hypot exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan sincos asin acos */
+/* @libm atan atan2 sinh cosh tanh asinh acosh atanh pow erf erfc lgamma tgamma fma fmin fmax */
+/* @libm fabs fdim fmod remainder remquo frexp ldexp scalbn scalbln ilogb logb modf nextafter */
+/* @libm copysign ceil floor trunc round rint nearbyint lrint llrint lround llround nan j0 j1 jn */
+/* @libm y0 y1 yn signbit isnan isinf isfinite abs labs llabs */
+
+#endif /* CUEMU_MATH_H */

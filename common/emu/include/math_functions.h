@@ -1,0 +1,2 @@
+/* math_functions.h - part of the cuemu CPU emulator: everything lives in cuda_runtime.h. */
+#include "cuda_runtime.h"
