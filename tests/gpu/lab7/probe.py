@@ -140,7 +140,8 @@ static void probe_launch(size_t tiles)
 '''
 
 EDITS = [  # (anchor, replacement): each anchor must occur exactly once
-    ('#include "cuda_check.h"\n#include "lab.h"\n', '#include "cuda_check.h"\n#include "lab.h"\n' + HEADER),
+    ('#include "kinds/decode.h"\n#include "lab.h"\n',
+     '#include "kinds/decode.h"\n#include "lab.h"\n' + HEADER),
     ('''        back_off(&ns);
     }
 }''', '''        back_off(&ns);
