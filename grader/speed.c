@@ -136,11 +136,12 @@ static void check_plausible(speed_result *r, const suite_case *c)
  * The reference's clock ratio for case c: its median on the events' clock
  * over its kernels' time under ncu, which turns a witnessed time into the
  * events' clock.  Kept from an earlier grading on this GPU
- * (witness_cache.h), else measured now and kept.  0 with *ratio, or -1
- * when the reference could not be witnessed.
+ * (witness_cache.h), else measured now and kept; measured now whatever is
+ * kept when `now` is set (whether ncu works today decides who failed).
+ * 0 with *ratio, or -1 when the reference could not be witnessed.
  */
 static int reference_ratio(const speed_result *r, const suite_case *c, const run_plan *theirs,
-                           const char *ncu, double *ratio)
+                           const char *ncu, int now, double *ratio)
 {
     char key[WITNESS_CACHE_KEY_MAX + 1], dir[PATH_MAX], why[200];
     snprintf(dir, sizeof dir, "%s", theirs->binary); /* beside it: build/gpu/ref/witness */
@@ -148,7 +149,7 @@ static int reference_ratio(const speed_result *r, const suite_case *c, const run
     snprintf(slash ? slash + 1 : dir, sizeof dir - (size_t)(slash ? slash + 1 - dir : 0), "witness");
     int keyed = witness_cache_key(key, sizeof key, theirs->binary, r->ref_device, ncu, c,
                                   WITNESS_REPS, WITNESS_WARMUP) == 0;
-    if (keyed && witness_cache_get(dir, key, ratio) == 0)
+    if (keyed && !now && witness_cache_get(dir, key, ratio) == 0)
         return 0;
     witness_result wr;
     if (!isfinite(r->t_ref) || witness_case(theirs, c, ncu, &wr, why, sizeof why) != 0 ||
@@ -190,8 +191,10 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
     char why[600];
     double ratio = 1.0;
     if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
-        /* Did it work for the reference?  Then the failure is the program's. */
-        int ref_witnessed = mode != WITNESS_REQUIRE && reference_ratio(r, c, theirs, ncu, &ratio) == 0;
+        /* Does it work for the reference, now?  Then the failure is the
+         * program's (a kept ratio says only that ncu worked once). */
+        int ref_witnessed = mode != WITNESS_REQUIRE &&
+                            reference_ratio(r, c, theirs, ncu, 1, &ratio) == 0;
         witness_failed(r, later_run_text(s, why), ref_witnessed, mode);
         return;
     }
@@ -207,7 +210,7 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
                  "yours: not credited");
         return;
     }
-    if (reference_ratio(r, c, theirs, ncu, &ratio) != 0)
+    if (reference_ratio(r, c, theirs, ncu, 0, &ratio) != 0)
         ratio = 1.0; /* the reference unwitnessed: ncu's own clock */
     double seen = ws.ms_per_call * ratio, claimed = r->t_student;
     if (claimed < WITNESS_MIN_AGREE * seen) {
