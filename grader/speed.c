@@ -241,7 +241,8 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
     int found = ok && witness_find_ncu(ncu, sizeof ncu) == 0;
     /* A witness is a timing: its kernels must not run beside another
      * worker's timed runs, nor theirs beside it (a batch on one GPU). */
-    if (found && WITNESS_GPU_ALONE)
+    int alone = found && WITNESS_GPU_ALONE && count > 0;
+    if (alone)
         gpu_lock_exclusive();
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
@@ -258,7 +259,7 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
                      "process's time, bounded by a device copy's");
         }
     }
-    if (found && WITNESS_GPU_ALONE)
+    if (alone)
         gpu_unlock();
 }
 
