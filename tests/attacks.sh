@@ -34,6 +34,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+. tests/lib.sh
 gpu=0
 [ "${1:-}" = "--gpu" ] && gpu=1
 if ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
@@ -145,7 +146,7 @@ for dir in tests/attacks/*/; do
     case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
     run_attack || fail=1
 done
-left=$(ps -e -o pid=,stat=,args= | awk -v s="$TMPDIR/grade." '$2 !~ /^Z/ && index($0, s) && /\/box\/student/')
+left=$(left_running "$TMPDIR")
 [ -z "$left" ] || { echo "FAIL attacks: processes left behind: $left" | head -3; fail=1; }
 echo "attacks: $ran run, $skipped SKIPPED, $([ $fail = 0 ] && echo "all held" || echo "SOME GOT THROUGH")"
 exit $fail

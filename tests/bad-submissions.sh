@@ -13,6 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 make_only=""
 [ "${1:-}" = "--make" ] && make_only=$(mkdir -p "$2" && cd "$2" && pwd)
 cd "$top" || exit 1
+. tests/lib.sh
 if [ -z "$make_only" ] && ! make -s --no-print-directory backend-check >/dev/null 2>&1; then
     echo "bad-submissions: SKIPPED: no GPU and no CPU emulator here"
     exit 0
@@ -78,10 +79,6 @@ grade_case() {
 # machine have theirs elsewhere).
 scratch="$tmp/scratch"
 mkdir -p "$scratch" && chmod 755 "$scratch"
-leftovers() {
-    ps -e -o pid=,stat=,args= |
-        awk -v s="$scratch/grade." '$2 !~ /^Z/ && index($0, s) && /\/box\/student/'
-}
 
 # The cases in rounds of JOBS gradings at once (default: the cores); each
 # round's verdicts in the list's order, then a look for leftovers.
@@ -93,9 +90,9 @@ finish_round() {
         cat "$tmp/$n.verdict"
         grep -q "^ok\|^SKIPPED" "$tmp/$n.verdict" || fail=1
     done
-    if [ -n "$round" ] && left=$(leftovers) && [ -n "$left" ]; then
+    if [ -n "$round" ] && left=$(left_running "$scratch") && [ -n "$left" ]; then
         echo "FAIL $round: processes left behind: $left" | head -3; fail=1
-        leftovers | awk '{print $1}' | xargs -r kill -9 2>/dev/null
+        left_running "$scratch" | awk '{print $1}' | xargs -r kill -9 2>/dev/null
     fi
     round=""
 }

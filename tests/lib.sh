@@ -11,6 +11,14 @@
 LAB7_DEEP_DEFINES="-DTILE_THREADS=64" # tiles of 2 warps
 LAB7_DEEP_WORKERS=64                  # CUEMU_THREADS: many tiles at once
 
+# left_running DIR: the students' programs still running from gradings
+# whose scratch folders are DIR/grade.XXXXXX (their binary box/student),
+# one line each; other gradings on the machine keep theirs elsewhere.
+left_running() {
+    ps -e -o pid=,stat=,args= |
+        awk -v s="$1/grade." '$2 !~ /^Z/ && index($0, s) && /\/box\/student/'
+}
+
 need_emu() {
     if [ "$(make -s --no-print-directory print-backend 2>/dev/null)" != emu ] ||
        ! make -s --no-print-directory backend-check >/dev/null 2>&1; then

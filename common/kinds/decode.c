@@ -12,12 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One element per input. */
-static size_t decode_out_len(size_t n) { return n; }
-
-/* It reads n elements and writes n. */
-static double decode_bytes(size_t n, dtype_t dtype) { return 2.0 * n * dtype_size(dtype); }
-
 /* Decoding gives the data back: out[i] == in[i] for every i (in is the
  * data before encoding).  The message shows the neighbourhood of the
  * first wrong element, the way the scan labs' checker does. */
@@ -71,8 +65,8 @@ const kind_def KIND_DEF_DECODE = {
     .any_op = 0,
     .exclusive = 0,
     .params = KP_ORDER_TUPLE,
-    .out_len = decode_out_len,
-    .bytes = decode_bytes,
+    .out_len = kind_len_per_input,
+    .bytes = kind_bytes_in_out,
     .check = check_decode,
     .variant_params = NULL,
     .lab_args = decode_lab_args,

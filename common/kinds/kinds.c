@@ -62,6 +62,10 @@ const char *kind_names_text(void)
     return text;
 }
 
+size_t kind_len_per_input(size_t n) { return n; }
+
+double kind_bytes_in_out(size_t n, dtype_t dtype) { return 2.0 * n * dtype_size(dtype); }
+
 size_t out_len_for(kind_t k, size_t n) { return kind_get(k)->out_len(n); }
 
 size_t out_words_for(kind_t k, size_t n, dtype_t dtype)

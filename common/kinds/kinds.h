@@ -113,6 +113,12 @@ int kind_parse(const char *s, kind_t *out);
 /* The kinds' names, "a, b or c", for messages. */
 const char *kind_names_text(void);
 
+/* For the rows of kinds that write one element per input and move each
+ * input in and each output out once (scans and decodes): n, and 2 n
+ * elements' bytes. */
+size_t kind_len_per_input(size_t n);
+double kind_bytes_in_out(size_t n, dtype_t dtype);
+
 /* Output elements, output 32-bit words and bytes moved of a kind-k case. */
 size_t out_len_for(kind_t k, size_t n);
 size_t out_words_for(kind_t k, size_t n, dtype_t dtype);

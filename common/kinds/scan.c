@@ -6,12 +6,6 @@
 #include "check.h"
 #include "kinds.h"
 
-/* One element per input. */
-static size_t scan_out_len(size_t n) { return n; }
-
-/* It reads n elements and writes n. */
-static double scan_bytes(size_t n, dtype_t dtype) { return 2.0 * n * dtype_size(dtype); }
-
 const kind_def KIND_DEF_SCAN = {
     .name = "scan",
     .noun = "scan",
@@ -25,8 +19,8 @@ const kind_def KIND_DEF_SCAN = {
     .any_op = 1,
     .exclusive = 1,
     .params = 0,
-    .out_len = scan_out_len,
-    .bytes = scan_bytes,
+    .out_len = kind_len_per_input,
+    .bytes = kind_bytes_in_out,
     .check = check_formed,
     .variant_params = NULL,
     .lab_args = NULL,

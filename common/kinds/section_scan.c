@@ -10,12 +10,6 @@
 #include "kinds.h"
 #include "section_scan.h"
 
-/* One element per input. */
-static size_t section_scan_out_len(size_t n) { return n; }
-
-/* It reads n elements and writes n. */
-static double section_scan_bytes(size_t n, dtype_t dtype) { return 2.0 * n * dtype_size(dtype); }
-
 /* The section size of the variant: what its kernel scans as one piece. */
 static int section_scan_variant_params(const void *variant_args, kind_params *k)
 {
@@ -39,8 +33,8 @@ const kind_def KIND_DEF_SECTION_SCAN = {
     .any_op = 1,
     .exclusive = 1,
     .params = KP_SECTION,
-    .out_len = section_scan_out_len,
-    .bytes = section_scan_bytes,
+    .out_len = kind_len_per_input,
+    .bytes = kind_bytes_in_out,
     .check = check_formed,
     .variant_params = section_scan_variant_params,
     .lab_args = NULL,
