@@ -192,10 +192,13 @@ endif
 # (common/copy_count.h): its objects' references to them are renamed to the
 # counting versions of common/graded/copy_count.cu (copy_count.syms lists
 # them), which the graded link adds.  The emulator watches every store
-# itself, so there the object is absent.
+# itself, so there the object is absent.  Like the harness, its source is
+# absent from the grader's build view: there the prebuilt object is linked.
+ifneq ($(wildcard common/graded/copy_count.cu),)
 $(OUT)/common/graded/copy_count.o: common/graded/copy_count.cu common/copy_count.h | backend-check
 	@mkdir -p $(@D)
 	$(CUDACC) $(CUFLAGS) -c -o $@ $<
+endif
 
 print-backend:
 	@echo $(BACKEND)
@@ -325,6 +328,7 @@ endif
 	@sh tests/emu-pace.sh
 	@sh tests/host-memory.sh
 	@sh tests/nvidia-smi-calls.sh
+	@sh tests/copy-count-link.sh
 	@python3 tests/keys.py
 	@python3 tests/lab6-tile.py
 	@mkdir -p $(BUILD) && python3 tests/gpu/lab7/probe.py solutions/lab7-scan-at-work/scan.cu \

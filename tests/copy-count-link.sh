@@ -1,7 +1,10 @@
 #!/bin/sh
 # copy-count-link.sh - a graded GPU binary counts the lab's copies
 # (common/copy_count.h): the submission's objects call only the counting
-# versions, the harness still calls cudart's own.  Needs nvcc, not a GPU.
+# versions, the harness still calls cudart's own; and the graded link works
+# where the grader builds, in a view of the kit without the harness's nor
+# copy_count.cu's sources (grader/isolation.c's isolation_kit_view; a rule
+# that names a hidden source stops that build).  Needs nvcc, not a GPU.
 #   sh tests/copy-count-link.sh [LAB-FOLDER]   (default solutions/lab7-*)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,4 +21,19 @@ nm "$tmp"/lab.objs/*.o | grep -q ' U kit_counted_' ||
     { echo "copy-count-link: FAIL: no counted call in $src (it copies or fills)"; exit 1; }
 nm "$tmp/lab" | grep -q ' T copy_count_end$' ||
     { echo "copy-count-link: FAIL: copy_count.cu not linked"; exit 1; }
-echo "copy-count-link: ok ($src)"
+# The kit as the grader's build view shows it: the Makefile, common's
+# headers, the symbol list and the tools' check, the prebuilt objects.
+view=$tmp/kit
+mkdir -p "$view/common/kinds" "$view/common/graded" "$view/common/tools" "$view/build/gpu"
+cp Makefile "$view/"
+cp common/*.h common/*.cuh "$view/common/"
+cp common/kinds/*.h "$view/common/kinds/"
+cp common/graded/*.syms "$view/common/graded/"
+cp common/tools/no_algorithms.sh "$view/common/tools/"
+cp -r build/host "$view/build/"
+cp -r build/gpu/common "$view/build/gpu/"
+cp -r "$src" "$tmp/submission"
+make -s -C "$view" EMU=0 bin SRC_DIR="$tmp/submission" BIN="$tmp/viewed" >"$tmp/view.log" 2>&1 ||
+    { echo "copy-count-link: FAIL: the graded link fails in the grader's view of the kit:"
+      cat "$tmp/view.log"; exit 1; }
+echo "copy-count-link: ok ($src, and in the grader's view)"

@@ -1,15 +1,18 @@
 #!/bin/bash
 # device-grade-time.sh - on a GPU machine: how long ./grade takes, lab by
 # lab, for the solution (with speed) and the skeleton (correctness only),
-# one grading at a time; then the cost of starting a CUDA process.
-# LABS (default all), KINDS (default "solution skeleton").  Reports under $OUT.
+# one grading at a time; then the cost of starting a CUDA process.  "again"
+# grades the solution a second time: the reference is built and its witness
+# ratios are kept (build/gpu/ref/witness) by then, as for every student but
+# the first.  LABS (default all), KINDS (default "solution again skeleton").
+# Reports under $OUT.
 set -u
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 OUT=${OUT:-/tmp/device-grade-time}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
 labs=${LABS:-$(ls grader/suites | sed -n 's/\.suite$//p')}
-kinds=${KINDS:-solution skeleton}
+kinds=${KINDS:-solution again skeleton}
 nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader
 t0=$(date +%s.%N)
 make -s -j16 grader prebuild >/dev/null && make -s -j16 prebuild EMU=1 >/dev/null || { echo "kit build failed"; exit 1; }
@@ -27,10 +30,6 @@ for lab in $labs; do
             "$(grep -E '^time:' "$OUT/grade-$lab-$kind.txt")"
     done
 done
-lab=$(echo $labs | cut -d' ' -f1); dir=$(sed -n 's/^lab [^ ]* dir=\([^ ]*\).*/\1/p' grader/suites/$lab.suite)
-s=$(date +%s.%N)
-./grade $lab --submission solutions/$dir >"$OUT/grade-$lab-again.txt" 2>&1
-echo "$lab solution again (reference cached): wall $(since $s) s | $(grep -E '^time:' "$OUT/grade-$lab-again.txt")"
 cat > /tmp/start.cu <<'C'
 #include <cstdio>
 int main(){ int n; cudaGetDeviceCount(&n); cudaFree(0); return 0; }
