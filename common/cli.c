@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "witness_mark.h"
+
 void cli_defaults(cli_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -27,6 +29,7 @@ void cli_defaults(cli_opts *o)
     o->order = 1;
     o->tuple = 1;
     o->pred = PRED_POSITIVE;
+    o->witness_mark = -1;
 }
 
 void cli_usage(FILE *f, const char *prog)
@@ -59,6 +62,8 @@ void cli_usage(FILE *f, const char *prog)
             "      --exact          buffers of exactly n elements: no guard band, no poison\n"
             "                       (for compute-sanitizer: memcheck sees every stray access)\n"
             "      --witness        launch no kernel but the lab's (timed by a profiler outside)\n"
+            "      --witness-mark K with --witness, in a case list: first launch the kit's one\n"
+            "                       marker kernel, grid K+1, so the profiler's table splits by case\n"
             "      --trace FILE     emulator only: record every access of the lab's first run\n"
             "                       into FILE (make draw draws it: common/tools/draw.py)\n"
             "      --traffic        emulator only: count the first run's global memory traffic\n"
@@ -115,7 +120,7 @@ static int parse_int(const char *s, int max, int *out)
 
 /* The long options without a short form, numbered above any character. */
 enum { O_TIMEOUT = 256, O_OUT, O_LIST, O_VERIFY, O_CASES, O_PROGRESS, O_NO_RAW, O_GRADED,
-       O_EXACT, O_ORDER, O_TUPLE, O_PRED, O_WITNESS, O_TRACE, O_TRAFFIC };
+       O_EXACT, O_ORDER, O_TUPLE, O_PRED, O_WITNESS, O_TRACE, O_TRAFFIC, O_WITNESS_MARK };
 
 static const struct option longs[] = {
     {"help", no_argument, NULL, 'h'},           {"size", required_argument, NULL, 'n'},
@@ -132,6 +137,7 @@ static const struct option longs[] = {
     {"tuple", required_argument, NULL, O_TUPLE}, {"pred", required_argument, NULL, O_PRED},
     {"witness", no_argument, NULL, O_WITNESS}, {"trace", required_argument, NULL, O_TRACE},
     {"traffic", no_argument, NULL, O_TRAFFIC},
+    {"witness-mark", required_argument, NULL, O_WITNESS_MARK},
     {NULL, 0, NULL, 0}};
 /* '+': stop at the first word that is not an option (an error below);
  * ':': a missing value is told apart from an unknown option. */
@@ -174,6 +180,10 @@ static int take_number(int c, const char *v, cli_opts *o, char *err, size_t errl
     case O_TUPLE:
         if (parse_int(v, KIT_MAX_TUPLE, &o->tuple) || o->tuple < 1)
             FAIL("bad tuple size '%s': 1..%d", v, KIT_MAX_TUPLE);
+        return 0;
+    case O_WITNESS_MARK:
+        if (parse_int(v, KIT_WITNESS_MARK_MAX, &o->witness_mark))
+            FAIL("bad witness mark '%s': 0..%d", v, KIT_WITNESS_MARK_MAX);
         return 0;
     }
     return 1; /* not a number option */

@@ -45,6 +45,8 @@ typedef struct {
                              (input and poison are copied up from the host, the
                              repeat check is done on the host), so every kernel a
                              profiler outside the process sees is the lab's */
+    int witness_mark;     /* --witness-mark K (-1: none): with --witness, the case
+                             starts with the kit's marker kernel (witness_mark.h) */
     const char *trace;    /* --trace FILE: the emulator records the first launch of the
                              lab's run into FILE (make draw; cuemu_trace.h) */
     int traffic;          /* --traffic: the emulator counts the global memory traffic of

@@ -16,6 +16,7 @@
 #include "buffers.h"
 #include "trace_run.h"
 #include "caselist.h"
+#include "witness_mark.h"
 #include "check.h"
 #include "cli.h"
 #include "copy_count.h"
@@ -500,6 +501,10 @@ static int run_case(const cli_opts *o, void *prog)
     if (emu_refused(o, (const char *)prog))
         return EXIT_USAGE;
 #endif
+    /* A witnessed case list: this case's kernels follow its mark in the
+     * profiler's table (witness_mark.h). */
+    if (o->witness && o->witness_mark >= 0)
+        CUDA_CHECK((cudaError_t)witness_mark_launch(o->witness_mark));
     report r;
     memset(&r, 0, sizeof r);
     r.guard_hit = -1;

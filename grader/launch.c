@@ -216,6 +216,8 @@ static int write_cases(const run_plan *plan, const suite_case *const *cases, int
             ok &= cmd.argv[k][0] && strpbrk(cmd.argv[k], " \t\r\n") == NULL;
             fprintf(f, " %s", cmd.argv[k]);
         }
+        if (plan->witness && plan->witness_marks)
+            fprintf(f, " --witness-mark %d", i);
         fputc('\n', f);
         snprintf(prefix, sizeof prefix, "%s/case%d.json", plan->box, i);
         safe_unlink(prefix); /* a result left by an earlier unit is not this one's */

@@ -32,6 +32,8 @@ typedef struct {
                             written (--no-raw) nor judged, only its time read */
     int exact;           /* buffers of exactly n elements (--exact): sanitizer runs */
     int witness;         /* --witness: no kernel but the lab's (a profiler times them) */
+    int witness_marks;   /* with witness, in a unit: case i starts with the kit's
+                            marker kernel (--witness-mark i, common/witness_mark.h) */
     int traffic;         /* --traffic: the emulator counts the run's global traffic */
 } run_plan;
 

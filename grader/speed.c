@@ -181,30 +181,21 @@ static void witness_failed(speed_result *r, const char *quoted, int ref_witnesse
     }
 }
 
-/* Witness i's run under ncu (witness.h); the student's time becomes at
- * least the witnessed one, turned to the events' clock by the reference's
- * ratio.  The run's own text is shown as hidden.h's later_run_text allows. */
-static void witness_one(speed_result *r, const suite_case *c, const run_plan *mine,
-                        const run_plan *theirs, const char *ncu, witness_mode mode, const suite *s)
+/* Credit a witnessed run ws of case c (witness.h): the student's time
+ * becomes at least the witnessed one, turned to the events' clock by the
+ * reference's ratio.  The run's own text is shown as hidden.h's
+ * later_run_text allows. */
+static void witness_credit(speed_result *r, const suite_case *c, const witness_result *ws,
+                           const run_plan *theirs, const char *ncu, const suite *s)
 {
-    witness_result ws;
-    char why[600];
     double ratio = 1.0;
-    if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
-        /* Does it work for the reference, now?  Then the failure is the
-         * program's (a kept ratio says only that ncu worked once). */
-        int ref_witnessed = mode != WITNESS_REQUIRE &&
-                            reference_ratio(r, c, theirs, ncu, 1, &ratio) == 0;
-        witness_failed(r, later_run_text(s, why), ref_witnessed, mode);
-        return;
-    }
-    if (ws.run.verdict != V_PASS) {
-        r->verdict = ws.run.verdict;
+    if (ws->run.verdict != V_PASS) {
+        r->verdict = ws->run.verdict;
         snprintf(r->detail, sizeof r->detail, "run under the profiler: %s %.400s",
-                 verdict_name(ws.run.verdict), later_run_text(s, ws.run.detail));
+                 verdict_name(ws->run.verdict), later_run_text(s, ws->run.detail));
         return;
     }
-    if (ws.kernels == 0) {
+    if (ws->kernels == 0) {
         r->verdict = V_IMPLAUSIBLE;
         snprintf(r->detail, sizeof r->detail, "ncu, outside your process, saw no kernel of "
                  "yours: not credited");
@@ -212,12 +203,12 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
     }
     if (reference_ratio(r, c, theirs, ncu, 0, &ratio) != 0)
         ratio = 1.0; /* the reference unwitnessed: ncu's own clock */
-    double seen = ws.ms_per_call * ratio, claimed = r->t_student;
+    double seen = ws->ms_per_call * ratio, claimed = r->t_student;
     if (claimed < WITNESS_MIN_AGREE * seen) {
         r->verdict = V_IMPLAUSIBLE;
         snprintf(r->detail, sizeof r->detail, "reported %.4f ms, but ncu, outside your process, "
                  "timed your kernels at %.4f ms per call (%.4f ms on the events' clock): not "
-                 "credited", claimed, ws.ms_per_call, seen);
+                 "credited", claimed, ws->ms_per_call, seen);
         return;
     }
     if (seen > claimed) {
@@ -226,7 +217,54 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
     }
     snprintf(r->detail, sizeof r->detail, "timed outside your process by ncu: %d kernels, %.4f ms "
              "per call (%.4f ms on the events' clock; your process reported %.4f ms)",
-             ws.kernels, ws.ms_per_call, seen, claimed);
+             ws->kernels, ws->ms_per_call, seen, claimed);
+}
+
+/* Witness one case alone under ncu and credit it. */
+static void witness_one(speed_result *r, const suite_case *c, const run_plan *mine,
+                        const run_plan *theirs, const char *ncu, witness_mode mode, const suite *s)
+{
+    witness_result ws;
+    char why[600];
+    double ratio;
+    if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
+        /* Does it work for the reference, now?  Then the failure is the
+         * program's (a kept ratio says only that ncu worked once). */
+        int ref_witnessed = mode != WITNESS_REQUIRE &&
+                            reference_ratio(r, c, theirs, ncu, 1, &ratio) == 0;
+        witness_failed(r, later_run_text(s, why), ref_witnessed, mode);
+        return;
+    }
+    witness_credit(r, c, &ws, theirs, ncu, s);
+}
+
+/* The passing speed tests witnessed by one ncu process (witness_unit),
+ * each credited; 1 when done, 0 when each must be witnessed alone (fewer
+ * than two, or the unit's table could not be split by case). */
+static int witness_together(grade_run *g, const int *which, const suite_case *const *cases,
+                            int count, const run_plan *mine, const run_plan *theirs,
+                            const char *ncu)
+{
+    const suite_case *unit[WITNESS_UNIT_MAX];
+    int at[WITNESS_UNIT_MAX], n = 0;
+    for (int i = 0; i < count; i++) {
+        if (g->speed[which[i]].verdict != V_PASS)
+            continue;
+        if (n == WITNESS_UNIT_MAX)
+            return 0;
+        at[n] = i;
+        unit[n++] = cases[i];
+    }
+    witness_result ws[WITNESS_UNIT_MAX];
+    char why[300];
+    if (n < 2 || witness_unit(mine, unit, n, ncu, ws, why, sizeof why) != 0) {
+        if (n >= 2 && getenv("GRADE_TRACE"))
+            fprintf(stderr, "grade: trace: witness: each case alone (%s)\n", why);
+        return 0;
+    }
+    for (int k = 0; k < n; k++)
+        witness_credit(&g->speed[which[at[k]]], cases[at[k]], &ws[k], theirs, ncu, g->s);
+    return 1;
 }
 
 /* Every passing speed test witnessed, as GRADE_WITNESS says. */
@@ -244,7 +282,8 @@ static void witness_all(grade_run *g, const int *which, const suite_case *const 
     int alone = found && WITNESS_GPU_ALONE && count > 0;
     if (alone)
         gpu_lock_exclusive();
-    for (int i = 0; i < count; i++) {
+    int together = found && witness_together(g, which, cases, count, mine, theirs, ncu);
+    for (int i = 0; i < count && !together; i++) {
         speed_result *r = &g->speed[which[i]];
         if (r->verdict != V_PASS)
             continue;

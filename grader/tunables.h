@@ -126,6 +126,9 @@
  * durations), so 2 + 8 calls of a 3-kernel lab stay within seconds. */
 #define WITNESS_WARMUP 2
 #define WITNESS_REPS 8
+/* The most speed cases one witness process runs (witness_unit): a suite
+ * has at most three today; with more, each is witnessed alone. */
+#define WITNESS_UNIT_MAX 8
 /* A witness run's own time limit: ncu's start and its per-kernel work
  * come on top of the binary's, which the grader's usual limit is sized
  * for. */

@@ -19,6 +19,7 @@
 #include "sandbox.h"
 #include "safefile.h"
 #include "tunables.h"
+#include "witness_mark.h"
 
 int witness_mode_get(witness_mode *mode, char *why, size_t len)
 {
@@ -94,6 +95,101 @@ int witness_parse_csv(const char *path, double *ns, int *kernels)
     return header || *kernels ? 0 : -1;
 }
 
+/* Field k (from 0) of a CSV row of quoted fields into out (quotes
+ * dropped); 0, or -1 when the row has fewer fields.  ncu quotes every
+ * field, and a quoted one may hold commas: "(4, 1, 1)". */
+static int csv_field(const char *row, int k, char *out, size_t len)
+{
+    const char *p = row;
+    for (int f = 0;; f++) {
+        if (*p != '"')
+            return -1;
+        const char *end = strchr(p + 1, '"');
+        if (!end)
+            return -1;
+        if (f == k) {
+            size_t n = (size_t)(end - p - 1) < len - 1 ? (size_t)(end - p - 1) : len - 1;
+            memcpy(out, p + 1, n);
+            out[n] = '\0';
+            return 0;
+        }
+        p = end + 1;
+        if (*p != ',')
+            return -1;
+        p++;
+    }
+}
+
+/* The column named name in ncu's header row, or -1. */
+static int csv_column(const char *header, const char *name)
+{
+    char cell[128];
+    for (int k = 0; csv_field(header, k, cell, sizeof cell) == 0; k++)
+        if (!strcmp(cell, name))
+            return k;
+    return -1;
+}
+
+/* One row's mark: its case number (from the grid, K + 1 blocks), -1 for
+ * a kernel that is no mark, -2 for a mark in a table without a grid
+ * column (taken in sequence), -3 for a mark whose grid cannot be read. */
+static int row_mark(const char *row, int name_col, int grid_col)
+{
+    char name[512], grid[64];
+    if (csv_field(row, name_col, name, sizeof name) != 0 ||
+        !strstr(name, KIT_WITNESS_MARK_NAME))
+        return -1;
+    int blocks;
+    if (grid_col < 0)
+        return -2;
+    if (csv_field(row, grid_col, grid, sizeof grid) != 0 ||
+        sscanf(grid, " (%d", &blocks) != 1 || blocks < 1)
+        return -3;
+    return blocks - 1;
+}
+
+int witness_parse_marked(const char *path, int count, double *ns, int *kernels)
+{
+    FILE *f = fopen(path, "r");
+    static char row[8192];
+    int name_col = -1, grid_col = -1, marks = 0, bad = 0;
+    if (!f)
+        return -1;
+    for (int i = 0; i < count; i++) {
+        ns[i] = 0;
+        kernels[i] = 0;
+    }
+    while (!bad && fgets(row, sizeof row, f)) {
+        double v;
+        if (!strncmp(row, "\"ID\",", 5)) {
+            name_col = csv_column(row, "Kernel Name");
+            grid_col = csv_column(row, "Grid Size");
+            continue;
+        }
+        if (row[0] != '"' || !strstr(row, "\"gpu__time_duration.sum\"") ||
+            last_field(row, &v) != 0)
+            continue;
+        if (name_col < 0) {
+            bad = 1; /* no header: the rows cannot be told apart */
+            break;
+        }
+        int mark = row_mark(row, name_col, grid_col);
+        if (mark == -2)
+            mark = marks;
+        if (mark != -1)
+            bad = mark != marks++; /* the next case's mark, and no other */
+        else if (marks == 0)
+            bad = 1; /* a kernel before the first case began */
+        else {
+            ns[marks - 1] += v;
+            kernels[marks - 1]++;
+        }
+        bad |= marks > count;
+    }
+    fclose(f);
+    return bad ? -1 : marks;
+}
+
 /* ncu's options, then `grade --sandbox-exec` with the program's own log,
  * into wrap (NULL-terminated); the number of words, or -1.  No
  * --log-file: ncu's report goes to its standard output, the grader's own
@@ -157,28 +253,29 @@ static int cell_view(const fsview *student, const char *ncu, fsview *v)
     return rc;
 }
 
-int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, witness_result *w,
-                 char *why, size_t len)
+/* The plan of a witnessed run: plan's, under ncu in a cell as the
+ * sandbox's user, its files in fresh folders (box/witness for the
+ * program's, work/witness, the grader's, for ncu's report).  The storage
+ * is static: one witness runs at a time.  0, or -1 with why. */
+static int witness_plan(const run_plan *plan, const char *ncu, unsigned long long max_file,
+                        run_plan *p, char *why, size_t len)
 {
-    static char box[PATH_MAX], priv[PATH_MAX], log[PATH_MAX + 16], run_log[PATH_MAX + 16];
+    static char box[PATH_MAX], priv[PATH_MAX], run_log[PATH_MAX + 16];
     static char *wrap[PROGRAM_WRAP_MAX + 1];
     static fsview view;
+    static sandbox cell;
     const sandbox *sb = plan->sandbox;
-    memset(w, 0, sizeof *w);
-    /* The program's files in the student's folder, ncu's report in ours. */
     snprintf(box, sizeof box, "%s/witness", plan->box);
     snprintf(priv, sizeof priv, "%s/witness", plan->work);
-    snprintf(log, sizeof log, "%s/case.log", priv);
     snprintf(run_log, sizeof run_log, "%s/run.log", box);
     if (safe_mkdir(box, 0700) != 0 || (mkdir(priv, 0700) != 0 && errno != EEXIST))
         return snprintf(why, len, "cannot make the witness's folders: %s", strerror(errno)), -1;
     if (sb && sb->uid >= 0)
         sandbox_hand_over(box, sb->uid, sb->gid);
-    if (wrap_words(ncu, box, run_log, case_max_file(c), wrap) < 0)
+    if (wrap_words(ncu, box, run_log, max_file, wrap) < 0)
         return snprintf(why, len, "cannot name the grader's executable for ncu"), -1;
     /* ncu runs in a cell as the sandbox's user, in the student's view: a
      * program it starts has no more rights than in any other run. */
-    sandbox cell;
     sandbox_defaults(&cell, box);
     cell.uid = sb ? sb->uid : -1;
     cell.gid = sb ? sb->gid : -1;
@@ -188,24 +285,48 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
             return snprintf(why, len, "the sandbox view has no room for ncu"), -1;
         cell.view = &view;
     }
-    run_plan p = *plan;
-    p.work = priv;
-    p.box = box;
-    p.wrap = wrap;
-    p.sandbox = &cell;
-    p.witness = 1;
+    *p = *plan;
+    p->work = priv;
+    p->box = box;
+    p->wrap = wrap;
+    p->sandbox = &cell;
+    p->witness = 1;
     /* The student's witnessed output is judged like any run (its plan has
      * no_raw 0); the reference's is the kit's own, trusted, and not
      * checked again (at 2^26 a host check costs about a second). */
-    p.no_raw = plan->no_raw;
-    p.reps = WITNESS_REPS;
-    p.warmup = WITNESS_WARMUP;
-    p.timeout_s = WITNESS_TIMEOUT_S;
+    p->no_raw = plan->no_raw;
+    p->reps = WITNESS_REPS;
+    p->warmup = WITNESS_WARMUP;
+    p->timeout_s = WITNESS_TIMEOUT_S;
+    return 0;
+}
+
+/* Kernel time per call of the lab's run(): every call of the run, warm-up
+ * included, is profiled. */
+static double per_call_ms(double ns)
+{
+    return ns / 1e6 / (1 + WITNESS_WARMUP + WITNESS_REPS);
+}
+
+static void trace_took(const run_plan *plan, const char *what, double t0)
+{
+    if (getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: witness (%s%s): %.2f s\n",
+                plan->no_raw ? "reference" : "submission", what, now_s() - t0);
+}
+
+int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, witness_result *w,
+                 char *why, size_t len)
+{
+    char log[PATH_MAX + 16];
+    run_plan p;
+    memset(w, 0, sizeof *w);
+    if (witness_plan(plan, ncu, case_max_file(c), &p, why, len) != 0)
+        return -1;
+    snprintf(log, sizeof log, "%s/case.log", p.work);
     double t0 = now_s();
     judge_case(&p, c, &w->run);
-    if (getenv("GRADE_TRACE"))
-        fprintf(stderr, "grade: trace: witness (%s): %.2f s\n", plan->no_raw ? "reference" : "submission",
-                now_s() - t0);
+    trace_took(plan, "", t0);
     double ns;
     int parsed = witness_parse_csv(log, &ns, &w->kernels);
     remove(log);
@@ -214,6 +335,49 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
                  verdict_name(w->run.verdict), w->run.detail);
         return -1;
     }
-    w->ms_per_call = ns / 1e6 / (1 + WITNESS_WARMUP + WITNESS_REPS);
+    w->ms_per_call = per_call_ms(ns);
+    return 0;
+}
+
+int witness_unit(const run_plan *plan, const suite_case *const *cases, int count, const char *ncu,
+                 witness_result *w, char *why, size_t len)
+{
+    char log[PATH_MAX + 16], alone_log[PATH_MAX + 16];
+    double ns[WITNESS_UNIT_MAX];
+    int kernels[WITNESS_UNIT_MAX];
+    unsigned long long max_file = 0;
+    run_plan p;
+    if (count < 2 || count > WITNESS_UNIT_MAX)
+        return snprintf(why, len, "a witness unit holds 2 to %d cases", WITNESS_UNIT_MAX), -1;
+    for (int i = 0; i < count; i++)
+        if (case_max_file(cases[i]) > max_file)
+            max_file = case_max_file(cases[i]);
+    if (witness_plan(plan, ncu, max_file, &p, why, len) != 0)
+        return -1;
+    p.witness_marks = 1;
+    snprintf(log, sizeof log, "%s/unit.log", p.work);
+    snprintf(alone_log, sizeof alone_log, "%s/case.log", p.work);
+    remove(log);
+    remove(alone_log);
+    case_run runs[WITNESS_UNIT_MAX];
+    double t0 = now_s();
+    int done = launch_unit(&p, cases, count, runs);
+    trace_took(plan, ", all cases in one process", t0);
+    /* A case run again alone (launch.h: a crash is confirmed so) left its
+     * kernels in another table: the unit's cannot be split, so the caller
+     * witnesses each case on its own. */
+    int alone = access(alone_log, F_OK) == 0;
+    int marks = done == count && !alone ? witness_parse_marked(log, count, ns, kernels) : -1;
+    remove(log);
+    remove(alone_log);
+    if (marks != count)
+        return snprintf(why, len, done < count || alone ? "the process ended before its last "
+                        "case" : "ncu's table has no kernel marks, or marks out of order"), -1;
+    for (int i = 0; i < count; i++) {
+        memset(&w[i], 0, sizeof w[i]);
+        judge_run(&p, cases[i], &runs[i], &w[i].run);
+        w[i].kernels = kernels[i];
+        w[i].ms_per_call = per_call_ms(ns[i]);
+    }
     return 0;
 }

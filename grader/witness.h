@@ -51,6 +51,14 @@ int witness_find_ncu(char *path, size_t len);
  * *kernels.  0, or -1 when the file has no table (ncu failed). */
 int witness_parse_csv(const char *path, double *ns, int *kernels);
 
+/* ncu's CSV log of a witness unit (common/witness_mark.h): the rows
+ * after case i's mark and before the next, summed into ns[i] and counted
+ * into kernels[i], for i < count; the marks are not counted.  Returns the
+ * number of marks, or -1 when the file is not a table, a kernel comes
+ * before the first mark, or a mark is out of order or one too many (a
+ * forged mark). */
+int witness_parse_marked(const char *path, int count, double *ns, int *kernels);
+
 typedef struct {
     double ms_per_call; /* the kernels' time per call of the lab's run(), ms */
     int kernels;        /* kernels ncu saw */
@@ -62,4 +70,14 @@ typedef struct {
  * filled, or -1 with why (no ncu, the cell refused, ncu's log empty). */
 int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, witness_result *w,
                  char *why, size_t len);
+/*
+ * Cases cases[0..count) (2 <= count <= WITNESS_UNIT_MAX) run by one
+ * process of plan->binary under one ncu (its start, about 2 s, paid once),
+ * each case first launching the kit's mark; each judged and timed into
+ * w[i].  0, or -1 with why when the table cannot be split by case (the
+ * process died part-way, a mark is missing or forged): the caller then
+ * witnesses each case alone.
+ */
+int witness_unit(const run_plan *plan, const suite_case *const *cases, int count, const char *ncu,
+                 witness_result *w, char *why, size_t len);
 #endif /* WITNESS_H */

@@ -112,3 +112,63 @@ Test(witness, a_program_that_dodged_or_killed_the_profiler_leaves_a_failure)
     cr_assert_eq(witness_parse_csv(killed, &ns, &k), -1);
     remove(killed);
 }
+
+/* ---- a witness unit's table, split by the kit's marks (witness_mark.h) ---- */
+#define ROWG(id, name, grid, ns) "\"" id "\",\"42\",\"lab6\",\"127.0.0.1\",\"" name "\",\"1\"," \
+                                 "\"7\",\"(1, 1, 1)\",\"(" grid ", 1, 1)\",\"0\",\"9.0\",\"Command " \
+                                 "line profiler metrics\",\"gpu__time_duration.sum\",\"ns\",\"" \
+                                 ns "\"\n"
+#define MARK(id, k1) ROWG(id, "kit_witness_mark", k1, "1,500")
+
+Test(witness, a_unit_table_splits_at_each_case_mark)
+{
+    const char *p = write_file("==PROF== Connected to process 42 (/w/lab6)\n" HEADER
+                               MARK("0", "1")
+                               ROWG("1", "void scan<int, 2>(const int *, int *)", "4096", "2,000")
+                               ROWG("2", "void scan<int, 2>(const int *, int *)", "4096", "3,000")
+                               MARK("3", "2")
+                               ROWG("4", "decode(int *)", "512", "10,000"));
+    double ns[2];
+    int k[2];
+    cr_assert_eq(witness_parse_marked(p, 2, ns, k), 2);
+    cr_assert_eq(k[0], 2);
+    cr_assert_eq(k[1], 1);
+    cr_assert_float_eq(ns[0], 5000.0, 1e-6); /* the marks' own time is nobody's */
+    cr_assert_float_eq(ns[1], 10000.0, 1e-6);
+    remove(p);
+}
+
+/* A lab that launches a kernel named like the mark (to move its kernels
+ * into another case's sum) fails the whole split. */
+Test(witness, a_forged_or_missing_mark_fails_the_split)
+{
+    double ns[3];
+    int k[3];
+    const char *extra = write_file(HEADER MARK("0", "1") MARK("1", "1") ROWG("2", "k", "8", "9"));
+    cr_assert_eq(witness_parse_marked(extra, 3, ns, k), -1);
+    remove(extra);
+    const char *skipped = write_file(HEADER MARK("0", "1") ROWG("1", "k", "8", "9") MARK("2", "3"));
+    cr_assert_eq(witness_parse_marked(skipped, 3, ns, k), -1);
+    remove(skipped);
+    const char *early = write_file(HEADER ROWG("0", "k", "8", "9") MARK("1", "1"));
+    cr_assert_eq(witness_parse_marked(early, 3, ns, k), -1);
+    remove(early);
+    const char *too_many = write_file(HEADER MARK("0", "1") MARK("1", "2") MARK("2", "3"));
+    cr_assert_eq(witness_parse_marked(too_many, 2, ns, k), -1);
+    remove(too_many);
+    const char *no_table = write_file("==ERROR== The application returned an error code (1).\n");
+    cr_assert_eq(witness_parse_marked(no_table, 2, ns, k), 0); /* no mark: the caller's -1 */
+    remove(no_table);
+}
+
+/* A process that died after its first case: fewer marks than cases, which
+ * the caller (witness_unit) takes as a failed split. */
+Test(witness, a_unit_cut_short_counts_its_marks)
+{
+    double ns[3];
+    int k[3];
+    const char *p = write_file(HEADER MARK("0", "1") ROWG("1", "k", "8", "7"));
+    cr_assert_eq(witness_parse_marked(p, 3, ns, k), 1);
+    cr_assert_eq(k[0], 1);
+    remove(p);
+}
