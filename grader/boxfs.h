@@ -25,8 +25,9 @@ int boxfs_private(char *why, size_t len);
 
 /* The box's size for suite s: BOX_BUILD_BYTES for the builds, plus what
  * the runs may write at once: every correctness case's largest files
- * (case_max_file, judge.h) or two of the largest speed test's, whichever
- * is more. */
+ * (case_max_file, judge.h), two of the largest speed test's, or one of
+ * every speed test's (the witness runs them in one process), whichever
+ * is most. */
 unsigned long long boxfs_bytes(const suite *s);
 
 /* Mount a tmpfs of `bytes` on box (mode 0700, no devices, no set-id).
