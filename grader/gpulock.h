@@ -24,4 +24,9 @@ void gpu_unlock(void);
 enum { GPU_HELD_NONE, GPU_HELD_SHARED, GPU_HELD_EXCLUSIVE };
 int gpu_lock_held(void);
 
+/* This process's seconds spent waiting for the GPU held alone, and
+ * holding it so, since it started (the batch's account of a class: time
+ * in the speed phases is mostly waiting when workers share a GPU). */
+void gpu_lock_times(double *waited, double *alone);
+
 #endif /* GPULOCK_H */

@@ -69,6 +69,9 @@ typedef struct {
      * closing line): correctness, sanitizers, the speed rounds (the GPU
      * held alone) and the witness runs under ncu. */
     double t_correctness, t_sanitize, t_speed, t_witness;
+    /* Of those, the seconds this grading waited for the GPU held alone,
+     * and held it so (gpulock.h). */
+    double t_gpu_wait, t_gpu_alone;
 } grade_run;
 
 /* Add up group and speed points into g->total / g->max_total, less the

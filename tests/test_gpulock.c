@@ -122,3 +122,27 @@ Test(gpulock, a_waiting_speed_test_goes_before_new_runs)
     reap(w);
     cr_assert_gt(got, 1.8, "the new reader got in at %.2f s, before the waiting writer", got);
 }
+
+/* The batch's account (grader/batch/timing.c) splits a grading's speed
+ * phases into waiting for the GPU and holding it alone: a writer that
+ * waits 0.8 s behind a reader, then holds the GPU 0.3 s, says so. */
+Test(gpulock, the_wait_and_the_hold_are_counted_apart)
+{
+    double waited0, alone0, waited, alone;
+    gpu_lock_times(&waited0, &alone0);
+    pid_t r = holder(0, 0, 1.0);
+    nap(0.2);
+    cr_assert_eq(gpu_lock_exclusive(), 0);
+    nap(0.3);
+    gpu_unlock();
+    reap(r);
+    gpu_lock_times(&waited, &alone);
+    cr_assert(waited - waited0 > 0.6 && waited - waited0 < 1.2, "waited %.2f s", waited - waited0);
+    cr_assert(alone - alone0 > 0.25 && alone - alone0 < 0.6, "alone %.2f s", alone - alone0);
+    cr_assert_eq(gpu_lock_shared(), 0); /* a shared hold is neither */
+    nap(0.1);
+    gpu_unlock();
+    double w2, a2;
+    gpu_lock_times(&w2, &a2);
+    cr_assert_float_eq(a2, alone, 1e-9);
+}
