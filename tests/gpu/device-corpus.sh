@@ -9,7 +9,7 @@
 # on the GPU and under CUEMU_SCHEDULE=inorder, reverse and random:7 on the
 # emulator, and its filtered stdout and exit status compared with the GPU's
 # (a program that nvcc and the emulator both refuse to build counts as the same).
-# Without corpus/ it is skipped; without nvcc or a GPU only the emulator half
+# corpus/ is made by tests/gpu/corpus-fetch.sh.  Without corpus/ it is skipped; without nvcc or a GPU only the emulator half
 # runs (nvcc, when present, still compiles) and the GPU side says SKIPPED.
 # Output: one row per program, $OUT/table.md, logs under $OUT/<program>/.
 set -u
