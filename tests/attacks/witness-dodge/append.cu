@@ -1,13 +1,28 @@
 
 /* The attack: a kernel ten times slower than it need be, and a program that
  * leaves before its first kernel when it is started under the witness (it
- * can tell from its own command line: --witness), so that ncu times nothing
+ * can tell from its command line or its case list: --witness), so that ncu times nothing
  * and only the program's own time is left. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+/* Whether the file of a case list (--cases FILE) asks for a witness run. */
+static int list_says_witness(const char *path)
+{
+    char line[4096];
+    FILE *f = fopen(path, "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, "--witness") != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* --witness on the command line, or in the case list it was given (the
+ * grader witnesses all speed cases in one process of a case list). */
 static int started_under_witness(void)
 {
     char args[8192];
@@ -15,9 +30,14 @@ static int started_under_witness(void)
     size_t n = f ? fread(args, 1, sizeof args - 1, f) : 0;
     if (f)
         fclose(f);
-    for (size_t i = 0; i < n; i += strlen(args + i) + 1)
+    args[n] = '\0';
+    for (size_t i = 0; i < n; i += strlen(args + i) + 1) {
         if (strcmp(args + i, "--witness") == 0)
             return 1;
+        size_t next = i + strlen(args + i) + 1;
+        if (strcmp(args + i, "--cases") == 0 && next < n && list_says_witness(args + next))
+            return 1;
+    }
     return 0;
 }
 
