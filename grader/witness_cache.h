@@ -5,11 +5,10 @@
  * A witnessed speed test needs, besides the submission's run under ncu,
  * the reference's: the ratio of the reference's median on the CUDA events'
  * clock to its kernels' time seen by ncu turns the submission's ncu time
- * into the events' clock (speed.c).  That ratio depends only on the
+ * into the events' clock (speed_witness.c).  That ratio depends only on the
  * reference binary, the GPU model, ncu and the case, not on the
  * submission, so it is measured once and kept, as the reference build is:
- * every later grading on that GPU starts ncu once per speed test, not
- * twice.  A ratio, not a time, is kept, so a GPU that runs warmer or cooler
+ * every later grading on that GPU starts ncu for the submission alone.  A ratio, not a time, is kept, so a GPU that runs warmer or cooler
  * today moves both of its terms and leaves it where it was.
  *
  * Trust: the entries are written by the grader from the reference's own
