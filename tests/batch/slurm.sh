@@ -133,7 +133,12 @@ mkdir -p "$subs/hang"
 sed 's/stride \*= 2)/stride *= 1)/' "$sol/reduce.cu" >"$subs/hang/reduce.cu"
 # a name a shell would run: it must reach no script (the roster holds it)
 mv "$subs/carol" "$subs/o'brien \$(touch \$HOME\${IFS}pwned); \`touch pwned\`"
-opts="lab1 --emu --limit 60"
+# The hang's grading runs (spinning) until --limit, in each of the three
+# gradings of the class: at 60 s they were ~180 of the test's ~200 s and as
+# many CPU seconds.  A lab 1 grading takes ~3 s on a quiet machine (~6 s with
+# two at once on two cores), so 20 s still leaves every other student room:
+# nothing is given up.
+opts="lab1 --emu --limit 20"
 
 # ---- 1. locally ---------------------------------------------------------------
 t0=$(date +%s)
