@@ -272,10 +272,13 @@ CHECK_JOBS := $(shell nproc 2>/dev/null || echo 2)
 test: deps-check
 	@test -d tests || { echo "make test: the kit's own tests are not in this copy of the kit" \
 	  "(a student's copy: they need the solutions); grade a lab with ./grade labN" >&2; exit 2; }
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) test-unit
+	@s=$$(date +%s); $(MAKE) --no-print-directory -j$(CHECK_JOBS) test-unit && \
+	  echo "time: test-unit took $$(( $$(date +%s) - s )) s"
 	@python3 common/tools/house.py common grader labs solutions
-	@$(MAKE) --no-print-directory test-compile
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) test-emu
+	@s=$$(date +%s); $(MAKE) --no-print-directory test-compile && \
+	  echo "time: test-compile took $$(( $$(date +%s) - s )) s"
+	@s=$$(date +%s); $(MAKE) --no-print-directory -j$(CHECK_JOBS) test-emu && \
+	  echo "time: test-emu took $$(( $$(date +%s) - s )) s"
 	@$(MAKE) --no-print-directory test-labs
 	@echo "make test: passed; a SKIPPED line above names a check that could not run here"
 
@@ -319,34 +322,34 @@ endif
 LABS_MAX_N := 2^20+1
 test-labs:
 ifeq ($(BACKEND),emu)
-	@echo "== CUEMU_SCHEDULE=inorder"; CUEMU_SCHEDULE=inorder sh tests/labs.sh
+	@echo "== CUEMU_SCHEDULE=inorder"; CUEMU_SCHEDULE=inorder sh tests/timed.sh sh tests/labs.sh
 	@for s in reverse random:7; do echo "== CUEMU_SCHEDULE=$$s (solutions, n <= $(LABS_MAX_N))"; \
-	  CUEMU_SCHEDULE=$$s WHO=solution MAX_N='$(LABS_MAX_N)' sh tests/labs.sh || exit 1; done
+	  CUEMU_SCHEDULE=$$s WHO=solution MAX_N='$(LABS_MAX_N)' sh tests/timed.sh sh tests/labs.sh || exit 1; done
 else
-	@sh tests/labs.sh
+	@sh tests/timed.sh sh tests/labs.sh
 endif
-	@sh tests/bad-submissions.sh
-	@sh tests/attacks.sh
-	@sh tests/sandbox.sh
-	@sh tests/noroot.sh
-	@sh tests/similarity.sh
-	@sh tests/missing-barrier.sh
-	@sh tests/draw.sh
-	@sh tests/lab7-lookback.sh
-	@sh tests/emu-pace.sh
-	@sh tests/host-memory.sh
-	@sh tests/nvidia-smi-calls.sh
-	@sh tests/copy-count-link.sh
-	@python3 tests/keys.py
-	@python3 tests/lab6-tile.py
+	@sh tests/timed.sh sh tests/bad-submissions.sh
+	@sh tests/timed.sh sh tests/attacks.sh
+	@sh tests/timed.sh sh tests/sandbox.sh
+	@sh tests/timed.sh sh tests/noroot.sh
+	@sh tests/timed.sh sh tests/similarity.sh
+	@sh tests/timed.sh sh tests/missing-barrier.sh
+	@sh tests/timed.sh sh tests/draw.sh
+	@sh tests/timed.sh sh tests/lab7-lookback.sh
+	@sh tests/timed.sh sh tests/emu-pace.sh
+	@sh tests/timed.sh sh tests/host-memory.sh
+	@sh tests/timed.sh sh tests/nvidia-smi-calls.sh
+	@sh tests/timed.sh sh tests/copy-count-link.sh
+	@sh tests/timed.sh python3 tests/keys.py
+	@sh tests/timed.sh python3 tests/lab6-tile.py
 	@mkdir -p $(BUILD) && python3 tests/gpu/lab7/probe.py solutions/lab7-scan-at-work/scan.cu \
 	  $(BUILD)/lab7-probed.cu && echo "probe.py: every anchor found in lab 7's reference"
-	@sh tests/handouts.sh
-	@sh tests/dist.sh
-	@sh tests/bench.sh
-	@sh tests/profile.sh
-	@sh tests/batch/run.sh
-	@sh tests/batch/slurm.sh
+	@sh tests/timed.sh sh tests/handouts.sh
+	@sh tests/timed.sh sh tests/dist.sh
+	@sh tests/timed.sh sh tests/bench.sh
+	@sh tests/timed.sh sh tests/profile.sh
+	@sh tests/timed.sh sh tests/batch/run.sh
+	@sh tests/timed.sh sh tests/batch/slurm.sh
 
 # ---- benchmarks and plots (self-learners) ----------------------------------------
 # make bench LAB=labN: your kernels and the reference over a range of sizes,
