@@ -13,20 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "run.h" /* now_s */
 
 static int turn_fd = -1, rw_fd = -1;
 static pid_t opened_by; /* a forked child must not lock through its parent's files */
 static int held;        /* GPU_HELD_*, for opened_by only */
 static double waited_s, alone_s, alone_since; /* gpu_lock_times */
-
-static double clock_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* flock, retried when a signal interrupts the wait. */
 static int lock(int fd, int how)
@@ -77,7 +71,7 @@ int gpu_lock_shared(void)
 
 int gpu_lock_exclusive(void)
 {
-    double asked = clock_s();
+    double asked = now_s();
     if (open_files() != 0 || lock(turn_fd, LOCK_EX) != 0)
         return -1;
     if (lock(rw_fd, LOCK_EX) != 0) {
@@ -85,7 +79,7 @@ int gpu_lock_exclusive(void)
         return -1;
     }
     held = GPU_HELD_EXCLUSIVE;
-    alone_since = clock_s();
+    alone_since = now_s();
     waited_s += alone_since - asked;
     return 0; /* .turn stays held: no reader enters until gpu_unlock */
 }
@@ -95,7 +89,7 @@ void gpu_unlock(void)
     if (opened_by != getpid())
         return; /* nothing of ours: never unlock through a parent's files */
     if (held == GPU_HELD_EXCLUSIVE)
-        alone_s += clock_s() - alone_since;
+        alone_s += now_s() - alone_since;
     held = GPU_HELD_NONE;
     if (rw_fd >= 0)
         lock(rw_fd, LOCK_UN);

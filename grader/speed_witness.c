@@ -60,6 +60,37 @@ static int ratio_key(const speed_result *r, const suite_case *c, const run_plan 
                              WITNESS_WARMUP) == 0 ? 0 : -1;
 }
 
+/* Case c's ratio measured during this grading or, when kept_ok, kept from
+ * an earlier one (witness_cache.h); 0 with *ratio, or -1. */
+static int ratio_found(const speed_result *r, const suite_case *c, const run_plan *theirs,
+                       const char *ncu, int kept_ok, double *ratio)
+{
+    char key[WITNESS_CACHE_KEY_MAX + 1], dir[PATH_MAX];
+    if (ratio_known_now(c, ratio) == 0)
+        return 0;
+    if (!kept_ok || ratio_key(r, c, theirs, ncu, key, sizeof key) != 0)
+        return -1;
+    ratio_dir(theirs, dir, sizeof dir);
+    return witness_cache_get(dir, key, ratio) == 0 ? 0 : -1;
+}
+
+/* The reference's witnessed run wr of case c made its ratio, remembered
+ * for this grading and kept; 0 with *ratio, or -1 when the run gives none. */
+static int ratio_from_run(const speed_result *r, const suite_case *c, const run_plan *theirs,
+                          const char *ncu, const witness_result *wr, double *ratio)
+{
+    char key[WITNESS_CACHE_KEY_MAX + 1], dir[PATH_MAX];
+    if (wr->run.verdict != V_PASS || wr->kernels == 0 || !(wr->ms_per_call > 0))
+        return -1;
+    *ratio = r->t_ref / wr->ms_per_call;
+    ratio_measured(c, *ratio);
+    if (ratio_key(r, c, theirs, ncu, key, sizeof key) == 0) {
+        ratio_dir(theirs, dir, sizeof dir);
+        witness_cache_put(dir, key, *ratio);
+    }
+    return 0;
+}
+
 /*
  * The reference's clock ratio for case c: its median on the events' clock
  * over its kernels' time under ncu, which turns a witnessed time into the
@@ -72,22 +103,13 @@ static int ratio_key(const speed_result *r, const suite_case *c, const run_plan 
 static int reference_ratio(const speed_result *r, const suite_case *c, const run_plan *theirs,
                            const char *ncu, int now, double *ratio)
 {
-    char key[WITNESS_CACHE_KEY_MAX + 1], dir[PATH_MAX], why[200];
-    ratio_dir(theirs, dir, sizeof dir);
-    int keyed = ratio_key(r, c, theirs, ncu, key, sizeof key) == 0;
-    if (ratio_known_now(c, ratio) == 0)
-        return 0;
-    if (keyed && !now && witness_cache_get(dir, key, ratio) == 0)
-        return 0;
+    char why[200];
     witness_result wr;
-    if (!isfinite(r->t_ref) || witness_case(theirs, c, ncu, &wr, why, sizeof why) != 0 ||
-        wr.run.verdict != V_PASS || wr.kernels == 0 || !(wr.ms_per_call > 0))
+    if (ratio_found(r, c, theirs, ncu, !now, ratio) == 0)
+        return 0;
+    if (!isfinite(r->t_ref) || witness_case(theirs, c, ncu, &wr, why, sizeof why) != 0)
         return -1;
-    *ratio = r->t_ref / wr.ms_per_call;
-    ratio_measured(c, *ratio);
-    if (keyed)
-        witness_cache_put(dir, key, *ratio);
-    return 0;
+    return ratio_from_run(r, c, theirs, ncu, &wr, ratio);
 }
 
 /*
@@ -102,16 +124,13 @@ static void reference_ratios(const grade_run *g, const int *which,
 {
     const suite_case *unit[WITNESS_UNIT_MAX];
     const speed_result *res[WITNESS_UNIT_MAX];
-    char key[WITNESS_CACHE_KEY_MAX + 1], dir[PATH_MAX], why[300];
+    char why[300];
     double ratio;
     int n = 0;
-    ratio_dir(theirs, dir, sizeof dir);
     for (int i = 0; i < count && n < WITNESS_UNIT_MAX; i++) {
         const speed_result *r = &g->speed[which[i]];
-        if (r->verdict != V_PASS || !isfinite(r->t_ref) || ratio_known_now(cases[i], &ratio) == 0)
-            continue;
-        if (ratio_key(r, cases[i], theirs, ncu, key, sizeof key) == 0 &&
-            witness_cache_get(dir, key, &ratio) == 0)
+        if (r->verdict != V_PASS || !isfinite(r->t_ref) ||
+            ratio_found(r, cases[i], theirs, ncu, 1, &ratio) == 0)
             continue;
         res[n] = r;
         unit[n++] = cases[i];
@@ -119,14 +138,8 @@ static void reference_ratios(const grade_run *g, const int *which,
     witness_result wr[WITNESS_UNIT_MAX];
     if (n < 2 || witness_unit(theirs, unit, n, ncu, wr, why, sizeof why) != 0)
         return;
-    for (int k = 0; k < n; k++) {
-        if (wr[k].run.verdict != V_PASS || wr[k].kernels == 0 || !(wr[k].ms_per_call > 0))
-            continue;
-        ratio = res[k]->t_ref / wr[k].ms_per_call;
-        ratio_measured(unit[k], ratio);
-        if (ratio_key(res[k], unit[k], theirs, ncu, key, sizeof key) == 0)
-            witness_cache_put(dir, key, ratio);
-    }
+    for (int k = 0; k < n; k++)
+        ratio_from_run(res[k], unit[k], theirs, ncu, &wr[k], &ratio);
 }
 
 /* Why the witness of a run failed, said as the mode and the reference's
@@ -236,7 +249,7 @@ static int witness_together(grade_run *g, const int *which, const suite_case *co
 }
 
 void witness_all(grade_run *g, const int *which, const suite_case *const *cases, int count,
-                        const run_plan *mine, const run_plan *theirs)
+                 const run_plan *mine, const run_plan *theirs)
 {
     witness_mode mode;
     char why[200], ncu[PATH_MAX];
