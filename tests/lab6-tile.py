@@ -19,6 +19,8 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLUTION = os.path.join(TOP, "solutions", "lab6-scan-single-pass", "scan.cu")
 SUITE = os.path.join(TOP, "grader", "suites", "lab6.suite")
+sys.path.insert(0, os.path.join(TOP, "common", "tools"))
+from bench import parse_size as size  # noqa: E402 (a suite size, as the harness takes it)
 
 
 def defines(*paths):
@@ -42,15 +44,6 @@ def value(name, table, depth=0):
     if not re.fullmatch(r"[\d\s()+*/-]*", body):
         raise ValueError("%s = %s is not integer arithmetic" % (name, table[name]))
     return eval(body.replace("/", "//"))
-
-
-def size(word):
-    """A suite size: digits or 2^k, optionally +c or -c (grader's cli_parse_size)."""
-    m = re.fullmatch(r"(?:(\d+)|2\^(\d+))(?:([+-])(\d+))?", word)
-    if not m:
-        raise ValueError("size %r" % word)
-    v = int(m.group(1)) if m.group(1) else 2 ** int(m.group(2))
-    return v + (int(m.group(4)) * (1 if m.group(3) == "+" else -1) if m.group(3) else 0)
 
 
 def main():

@@ -21,16 +21,10 @@ import re
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "common", "tools"))
+from bench import parse_size as size  # noqa: E402 (digits, 2^k, 2^k+d or 2^k-d)
+
 FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
-
-
-def size(text):
-    """A size as the suite writes it (digits, 2^k, 2^k+d or 2^k-d), as a number."""
-    m = re.fullmatch(r"2\^(\d+)(?:([+-])(\d+))?", text)
-    if not m:
-        return int(text)
-    d = int(m.group(3) or 0)
-    return 2 ** int(m.group(1)) + (d if m.group(2) != "-" else -d)
 
 
 def fields(line):
