@@ -1,8 +1,9 @@
 /*
- * speed.c - the speed phase: each speed test's case run by the student's
- * binary and by the reference, the GPU held alone, in rounds; points from
- * the ratio of the best medians (score.h), a time beyond what the GPU can
- * do never credited; then the witness (speed_witness.h).
+ * speed.c - the speed phase: each speed test's case timed for the
+ * reference, the GPU held alone, and for the submission by the witness
+ * (speed_witness.h: ncu, outside its process) or, where GRADE_WITNESS
+ * allows none, by its own process in rounds; points from the ratio of the
+ * times (score.h), a time beyond what the GPU can do never credited.
  */
 #define _GNU_SOURCE
 #include "speed.h"
@@ -69,51 +70,82 @@ static const char *speed_skip_why(const grade_run *g, int k, char *buf, size_t l
     return NULL;
 }
 
-/* One round: every timed case run by the student's binary and then by the
- * reference, the GPU held alone; each keeps its best median. */
-static void speed_round(grade_run *g, const int *which, const suite_case *const *cases,
-                        int count, const run_plan *mine, const run_plan *theirs)
+/* The cases timed by plan's binary, the GPU held alone (a batch on one
+ * GPU: no other worker's kernels beside them); judged into out[]. */
+static void timed_runs(const run_plan *plan, const suite_case *const *cases, int count,
+                       test_result *out)
 {
-    static test_result got[SUITE_MAX_SPEED], ref[SUITE_MAX_SPEED];
-    gpu_lock_exclusive(); /* the GPU to itself while it times (a batch on one GPU) */
+    gpu_lock_exclusive();
     double t0 = now_s();
-    run_all(mine, cases, count, got);
-    double t1 = now_s();
-    run_all(theirs, cases, count, ref);
+    run_all(plan, cases, count, out);
     gpu_unlock();
     if (getenv("GRADE_TRACE"))
-        fprintf(stderr, "grade: trace: speed round: submission %.2f s, reference %.2f s\n",
-                t1 - t0, now_s() - t1);
-    for (int i = 0; i < count; i++) {
-        speed_result *r = &g->speed[which[i]];
-        if (r->verdict != V_PASS)
-            continue; /* failed in an earlier round */
-        if (got[i].verdict != V_PASS) {
-            r->verdict = got[i].verdict;
-            snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
-                     verdict_name(got[i].verdict), later_run_text(g->s, got[i].detail));
-        } else if (ref[i].verdict != V_PASS) {
+        fprintf(stderr, "grade: trace: speed round: %s %.2f s\n",
+                plan->no_raw ? "reference" : "submission", now_s() - t0);
+}
+
+/* The reference's run ref of a timed case into r: its best median, its
+ * copy yardstick and the GPU it named; a failed run leaves the test
+ * uncredited (the kit's fault, not the student's). */
+static void keep_reference(speed_result *r, const test_result *ref)
+{
+    if (ref->verdict != V_PASS) {
+        if (r->verdict == V_PASS) {
             r->verdict = V_SKIPPED;
             snprintf(r->detail, sizeof r->detail, "the reference failed its speed run (%s): "
-                     "tell your instructor", verdict_name(ref[i].verdict));
+                     "tell your instructor", verdict_name(ref->verdict));
         }
-        if (got[i].verdict == V_PASS && got[i].ms < r->t_student) {
-            r->t_student = got[i].ms;
-            r->gbps = got[i].gbps;
-            r->copy_gbps = got[i].copy_gbps;
-        }
-        if (ref[i].verdict == V_PASS && ref[i].ms < r->t_ref)
-            r->t_ref = ref[i].ms;
-        if (ref[i].verdict == V_PASS && ref[i].copy_gbps > r->ref_copy_gbps)
-            r->ref_copy_gbps = ref[i].copy_gbps;
-        if (ref[i].verdict == V_PASS)
-            snprintf(r->ref_device, sizeof r->ref_device, "%s", ref[i].device);
+        return;
+    }
+    if (ref->ms < r->t_ref)
+        r->t_ref = ref->ms;
+    if (ref->copy_gbps > r->ref_copy_gbps)
+        r->ref_copy_gbps = ref->copy_gbps;
+    snprintf(r->ref_device, sizeof r->ref_device, "%s", ref->device);
+}
+
+/* The student's own timed run got of a case into r: its best median, or
+ * the failure that ends the test. */
+static void keep_student(grade_run *g, speed_result *r, const test_result *got)
+{
+    if (got->verdict != V_PASS) {
+        r->verdict = got->verdict;
+        snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
+                 verdict_name(got->verdict), later_run_text(g->s, got->detail));
+    } else if (got->ms < r->t_student) {
+        r->t_student = got->ms;
+        r->gbps = got->gbps;
+        r->copy_gbps = got->copy_gbps;
     }
 }
 
+/* One round of the reference alone: its times on the events' clock, which
+ * the witness's ratio and the score are made from. */
+static void reference_round(grade_run *g, const int *which, const suite_case *const *cases,
+                            int count, const run_plan *theirs)
+{
+    static test_result ref[SUITE_MAX_SPEED];
+    timed_runs(theirs, cases, count, ref);
+    for (int i = 0; i < count; i++)
+        keep_reference(&g->speed[which[i]], &ref[i]);
+}
+
+/* One round of self-reported times (no witness to take them from): every
+ * timed case run by the student's binary and then by the reference. */
+static void speed_round(grade_run *g, const int *which, const suite_case *const *cases,
+                        int count, const run_plan *mine, const run_plan *theirs)
+{
+    static test_result got[SUITE_MAX_SPEED];
+    timed_runs(mine, cases, count, got);
+    for (int i = 0; i < count; i++)
+        if (g->speed[which[i]].verdict == V_PASS)
+            keep_student(g, &g->speed[which[i]], &got[i]);
+    reference_round(g, which, cases, count, theirs);
+}
+
 /*
- * The student's time comes from the student's process, which could write
- * any number there.  A time that would move the case's bytes faster than
+ * The student's time comes from ncu or from the student's own process,
+ * which could write any number there.  A time that would move the case's bytes faster than
  * SPEED_MAX_COPY_RATIO device copies (the copy timed by the reference's
  * process) is physically out of reach: it is flagged, never credited.
  */
@@ -176,8 +208,29 @@ static void emu_traffic(grade_run *g, int k, const run_plan *base)
              t.moved[2], kind_get(c.kind)->one_pass, g->s->lab);
 }
 
-/* Every speed test: up to SPEED_ROUNDS rounds alternating the student's binary
- * and the reference; points from the ratio of the best medians. */
+/* The tests still passing with no time of the student's (no witness, and
+ * GRADE_WITNESS allows that): up to SPEED_ROUNDS rounds of the process's
+ * own medians, student and reference alternating, until no round could
+ * raise a score. */
+static void self_reported_rounds(grade_run *g, const int *which, const suite_case *const *cases,
+                                 int count, const run_plan *mine, const run_plan *theirs)
+{
+    const suite_case *left[SUITE_MAX_SPEED];
+    int at[SUITE_MAX_SPEED], n = 0;
+    for (int i = 0; i < count; i++) {
+        const speed_result *r = &g->speed[which[i]];
+        if (r->verdict == V_PASS && isinf(r->t_student)) {
+            at[n] = which[i];
+            left[n++] = cases[i];
+        }
+    }
+    for (int round = 0; round < SPEED_ROUNDS && n > 0 && !settled(g, at, n); round++)
+        speed_round(g, at, left, n, mine, theirs);
+}
+
+/* Every speed test: the reference timed, then the submission witnessed
+ * (speed_witness.h) or, without a witness, timed in self-reported rounds;
+ * points from the ratio of the student's time to the reference's. */
 void run_speed_tests(grade_run *g, const char *student, const char *ref, const char *work,
                      const char *box,
                      double timeout, const sandbox *sb)
@@ -215,12 +268,14 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
     run_plan theirs = {.binary = ref, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                        .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
     double t0 = now_s();
-    for (int round = 0; round < SPEED_ROUNDS && count > 0 && !settled(g, which, count); round++)
-        speed_round(g, which, cases, count, &mine, &theirs);
+    if (count > 0 && witness_planned())
+        reference_round(g, which, cases, count, &theirs);
     double t1 = now_s();
     witness_all(g, which, cases, count, &mine, &theirs);
-    g->t_speed = t1 - t0;
-    g->t_witness = now_s() - t1;
+    double t2 = now_s();
+    self_reported_rounds(g, which, cases, count, &mine, &theirs);
+    g->t_speed = (t1 - t0) + (now_s() - t2);
+    g->t_witness = t2 - t1;
     for (int i = 0; i < count; i++) {
         speed_result *r = &g->speed[which[i]];
         check_plausible(r, cases[i]);

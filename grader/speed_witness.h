@@ -1,10 +1,11 @@
 /*
  * speed_witness.h - the speed phase's witness (witness.h says what a
- * witness is): after the timed rounds, every passing speed test's case run
- * again under ncu, outside the student's process, all of a submission's
- * cases in one ncu process where it can (witness_unit); the student's time
- * becomes at least the witnessed one on the events' clock, turned so by
- * the reference's own ratio (kept per GPU: witness_cache.h).  A witness
+ * witness is): every passing speed test's case run under ncu, outside the
+ * student's process, all of a submission's cases in one ncu process where
+ * it can (witness_unit).  The student's time is the witnessed one, turned
+ * to the events' clock by the reference's own ratio (kept per GPU:
+ * witness_cache.h); the process's self-reported time is not used, so a
+ * witnessed grading runs no speed round of the submission's.  A witness
  * that fails for the submission but works for the reference earns nothing.
  */
 #ifndef SPEED_WITNESS_H
@@ -13,9 +14,16 @@
 #include "grade.h"
 #include "launch.h"
 
+/* 1 when GRADE_WITNESS asks for a witness and ncu is there: the speed
+ * phase then times the submission by witness_all alone. */
+int witness_planned(void);
+
 /* Every passing speed test among g->speed[which[0..count)] (cases[i] is
  * which[i]'s case) witnessed as GRADE_WITNESS says, the GPU held alone;
- * mine and theirs plan the submission's and the reference's runs. */
+ * mine and theirs plan the submission's and the reference's runs, and the
+ * reference's times (t_ref) are already in g->speed.  A test it leaves
+ * passing without a time (t_student infinite: no witness, and
+ * GRADE_WITNESS allows that) is for the self-reported rounds. */
 void witness_all(grade_run *g, const int *which, const suite_case *const *cases, int count,
                  const run_plan *mine, const run_plan *theirs);
 

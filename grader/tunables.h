@@ -41,8 +41,9 @@
  * per student: its students already fill the cores. */
 #define LANES_MAX 4
 
-/* Speed tests: timed runs after warm-up, and up to SPEED_ROUNDS rounds
- * alternating student and reference (the best median of each is compared,
+/* Speed tests: timed runs after warm-up.  The reference runs one round;
+ * a submission with no witness (GRADE_WITNESS=off, or auto without ncu)
+ * runs up to SPEED_ROUNDS rounds alternating student and reference (the best median of each is compared,
  * so a clock change during one round cannot decide the grade).  A round is
  * run only while it could raise a score: once every test is within
  * SPEED_FULL_RATIO of the reference's time, the points are all given, and
@@ -133,11 +134,6 @@
  * come on top of the binary's, which the grader's usual limit is sized
  * for. */
 #define WITNESS_TIMEOUT_S 180.0
-/* A reported time below this fraction of the witnessed one (scaled to
- * the events' clock by the reference's own pair) is a lie, not noise: the
- * profiler's kernel durations leave out launch gaps that the events
- * include, so an honest report is at or above it. */
-#define WITNESS_MIN_AGREE 0.5
 /* The longest key witness_cache.h keeps: the reference's path, the GPU's
  * name, ncu's path and the case's options fit in a few hundred bytes; a
  * longer one (a kit in a very deep folder) is not kept, only measured. */
