@@ -200,6 +200,17 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
     char why[600];
     double ratio;
     if (witness_case(mine, c, ncu, &ws, why, sizeof why) != 0) {
+        if (ws.run.verdict != V_PASS && ws.run.verdict != V_NO_RESULT &&
+            ws.run.verdict != V_CRASH && ws.run.verdict != V_TIMEOUT) {
+            /* The program's output was judged and failed (wrong, a CUDA
+             * error): said as such.  Leaving early, dying or hanging is
+             * what a dodged or killed witness looks like: that is left
+             * to the witness's own verdict below. */
+            r->verdict = ws.run.verdict;
+            snprintf(r->detail, sizeof r->detail, "speed run failed: %s %.400s",
+                     verdict_name(ws.run.verdict), later_run_text(s, ws.run.detail));
+            return;
+        }
         /* Does it work for the reference, now?  Then the failure is the
          * program's (a kept ratio says only that ncu worked once). */
         int ref_witnessed = mode != WITNESS_REQUIRE &&
