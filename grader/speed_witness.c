@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpulock.h"
 #include "hidden.h"
 #include "score.h"
 #include "tunables.h"
@@ -267,11 +266,6 @@ void witness_all(grade_run *g, const int *which, const suite_case *const *cases,
     if (ok && mode == WITNESS_OFF)
         return;
     int found = ok && witness_find_ncu(ncu, sizeof ncu) == 0;
-    /* A witness is a timing: its kernels must not run beside another
-     * worker's timed runs, nor theirs beside it (a batch on one GPU). */
-    int alone = found && WITNESS_GPU_ALONE && count > 0;
-    if (alone)
-        gpu_lock_exclusive();
     if (found)
         reference_ratios(g, which, cases, count, theirs, ncu);
     int together = found && witness_together(g, which, cases, count, mine, theirs, ncu);
@@ -290,7 +284,5 @@ void witness_all(grade_run *g, const int *which, const suite_case *const *cases,
                      "process's time, bounded by a device copy's");
         }
     }
-    if (alone)
-        gpu_unlock();
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fsview.h"
+#include "gpulock.h"
 #include "isolation.h"
 #include "sandbox.h"
 #include "safefile.h"
@@ -308,6 +309,26 @@ static double per_call_ms(double ns)
     return ns / 1e6 / (1 + WITNESS_WARMUP + WITNESS_REPS);
 }
 
+/*
+ * Hold the GPU alone (gpulock.h) while ncu's process runs, and only then:
+ * its kernel durations include any time another worker's kernels take
+ * the GPU from them, and its kernels would slow another worker's timed
+ * runs.  The outputs are judged after the hold is given back: checking
+ * 2^26 elements on the host (half a second and more) needs no GPU, and in
+ * a batch every other worker of this GPU waits for the hold.
+ */
+static void hold_gpu(void)
+{
+    if (WITNESS_GPU_ALONE)
+        gpu_lock_exclusive();
+}
+
+static void release_gpu(void)
+{
+    if (WITNESS_GPU_ALONE)
+        gpu_unlock();
+}
+
 static void trace_took(const run_plan *plan, const char *what, double t0)
 {
     if (getenv("GRADE_TRACE"))
@@ -324,9 +345,13 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     if (witness_plan(plan, ncu, case_max_file(c), &p, why, len) != 0)
         return -1;
     snprintf(log, sizeof log, "%s/case.log", p.work);
+    case_run run;
     double t0 = now_s();
-    judge_case(&p, c, &w->run);
+    hold_gpu();
+    launch_case(&p, c, &run);
+    release_gpu();
     trace_took(plan, "", t0);
+    judge_run(&p, c, &run, &w->run);
     double ns;
     int parsed = witness_parse_csv(log, &ns, &w->kernels);
     remove(log);
@@ -361,7 +386,9 @@ int witness_unit(const run_plan *plan, const suite_case *const *cases, int count
     remove(alone_log);
     case_run runs[WITNESS_UNIT_MAX];
     double t0 = now_s();
+    hold_gpu();
     int done = launch_unit(&p, cases, count, runs);
+    release_gpu();
     trace_took(plan, ", all cases in one process", t0);
     /* A case run again alone (launch.h: a crash is confirmed so) left its
      * kernels in another table: the unit's cannot be split, so the caller
