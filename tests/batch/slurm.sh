@@ -135,10 +135,13 @@ sed 's/stride \*= 2)/stride *= 1)/' "$sol/reduce.cu" >"$subs/hang/reduce.cu"
 mv "$subs/carol" "$subs/o'brien \$(touch \$HOME\${IFS}pwned); \`touch pwned\`"
 # The hang's grading runs (spinning) until --limit, in each of the three
 # gradings of the class: at 60 s they were ~180 of the test's ~200 s and as
-# many CPU seconds.  A lab 1 grading takes ~3 s on a quiet machine (~6 s with
-# two at once on two cores), so 20 s still leaves every other student room:
-# nothing is given up.
-opts="lab1 --emu --limit 20"
+# many CPU seconds, at 20 s ~60.  A lab 1 grading takes ~3 s on a quiet
+# machine, 2-5 s with two at once on two cores beside other work (a load of
+# 3), 8.2 s at the worst seen (beside the spinning hang, under that load), so
+# 12 s still leaves every other student room.  What it gives up: margin.  A
+# grading slowed past 12 s reads as a timeout, and the test then fails (its
+# gradebook shows that student's 0); it cannot pass a hang as graded.
+opts="lab1 --emu --limit 12"
 
 # ---- 1. locally ---------------------------------------------------------------
 t0=$(date +%s)
@@ -146,6 +149,18 @@ TMPDIR="$tmp/t" ./grade --batch "$subs" $opts --jobs 2 --json-dir "$tmp/local" \
     >"$tmp/local.log" 2>&1 || no "local batch exited $?"
 echo "== local batch, 2 workers: $(($(date +%s) - t0)) s"
 cat "$tmp/local.log"
+# the five correct students graded in full (none cut off by --limit), so a
+# too short limit fails here even where both gradebooks cut off the same one
+python3 - "$tmp/local/grades.csv" <<'PY' || no "a correct student was not graded 80 locally (above)"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+good = [r for r in rows if r["student"] in ("alice", "dave", "erin", "smith, jo") or
+        r["student"].startswith("o'brien")]
+bad = [r["student"] for r in good if (float(r["total"]), r["status"]) != (80.0, "graded")]
+if bad or len(good) != 5:
+    print("  correct students: %d of 5 found, not graded 80: %s" % (len(good), ", ".join(bad)))
+    sys.exit(1)
+PY
 
 # ---- 2. through Slurm ----------------------------------------------------------
 # Submit, then wait for the merge job to leave the queue; its id from "watch: squeue -j A,M".
