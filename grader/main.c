@@ -464,7 +464,10 @@ int main(int argc, char **argv)
         return rc;
     memset(&g, 0, sizeof g);
     g.s = &s;
-    if ((rc = prepare(&g, &o, &sb)) != GRADE_OK ||
+    /* the emulator grades a case above emu_max at its emu_n (suite.h) */
+    if ((rc = prepare(&g, &o, &sb)) == GRADE_OK && strcmp(g.backend, "emu") == 0)
+        suite_for_emulator(&s);
+    if (rc != GRADE_OK ||
         (rc = build_all(&g, &o, &sb, student, student_emu, &emu_unavailable, ref)) != GRADE_OK) {
         boxfs_release(box, o.keep);
         if (!o.keep)

@@ -296,7 +296,7 @@ static int parse_group(parse_ctx *p, const field *f, int nf, char *err, size_t e
 typedef struct {
     int g;
     const char *variant, *tol;
-    size_t emu_max;
+    size_t emu_max, emu_n;
     visibility_t vis;
 } cases_common;
 
@@ -308,7 +308,7 @@ static int cases_head(parse_ctx *p, const field *f, int nf, cases_common *c, cha
     c->g = gid ? find_group(s, gid) : -1;
     c->variant = get(f, nf, "variant");
     c->tol = get(f, nf, "tol") ? get(f, nf, "tol") : "log2n";
-    c->emu_max = 0;
+    c->emu_max = c->emu_n = 0;
     if (c->g < 0) FAIL("cases need group=ID of a group defined above");
     if (p->hidden && c->g < s->hidden_from)
         FAIL("hidden cases belong to a group of the hidden suite, not '%s': a visible "
@@ -323,6 +323,10 @@ static int cases_head(parse_ctx *p, const field *f, int nf, cases_common *c, cha
     if (!get(f, nf, "n")) FAIL("cases need n=LIST");
     if (get(f, nf, "emu_max") && cli_parse_size(get(f, nf, "emu_max"), &c->emu_max))
         FAIL("bad emu_max");
+    if (get(f, nf, "emu_n") && (cli_parse_size(get(f, nf, "emu_n"), &c->emu_n) || !c->emu_n ||
+                                !c->emu_max || c->emu_n > c->emu_max || get(f, nf, "schedule")))
+        FAIL("emu_n=SIZE needs emu_max=MAX, 0 < SIZE <= MAX, and no schedule= (those run "
+             "on the emulator everywhere: give them its size)");
     if (strlen(c->tol) >= 32 || tol_depth(c->tol, 1) < 0) FAIL("bad tol '%s'", c->tol);
     return 0;
 }
@@ -367,6 +371,7 @@ static int one_case(suite *s, const cases_common *c, const cases_lists *l, const
     if (strcmp(mode, "exclusive") == 0) k->exclusive = 1;
     else if (strcmp(mode, "inclusive") != 0) FAIL("mode is inclusive or exclusive, not '%s'", mode);
     k->emu_skip = c->emu_max && k->n > c->emu_max;
+    k->emu_n = k->emu_skip ? c->emu_n : 0;
     if (parse_schedule(f, nf, k, err, errlen)) return -1;
     if (parse_kind(f, nf, &k->kind, &k->section, err, errlen)) return -1;
     if (fits_kind(k->kind, k->dtype, k->op, k->exclusive, err, errlen))
@@ -642,4 +647,16 @@ int suite_load_lab(const char *dir, const char *lab, suite *s, int *has_hidden, 
     if (has_hidden)
         *has_hidden = 1;
     return 0;
+}
+
+/* On the emulator a case above emu_max with an emu_n stands in at that
+ * size: what the large size catches there (a grid-stride loop that wraps,
+ * a distribution, many tiles) is kept at a cost the emulator can pay. */
+void suite_for_emulator(suite *s)
+{
+    for (int c = 0; c < s->ncases; c++)
+        if (s->cases[c].emu_skip && s->cases[c].emu_n) {
+            s->cases[c].n = s->cases[c].emu_n;
+            s->cases[c].emu_skip = 0;
+        }
 }

@@ -45,6 +45,8 @@ typedef struct {
     pred_t pred;            /* compactions (lab 7): the predicate */
     char tol[32];           /* float association depth spec (check.h) */
     int emu_skip;           /* too large for the emulator: run only on a GPU */
+    size_t emu_n;           /* the emulator's stand-in size for an n above emu_max
+                               (emu_n=; 0: none, the case is skipped there) */
     char schedule[24];      /* run on the CPU emulator with this CUEMU_SCHEDULE, even
                                where there is a GPU ("" = the machine's backend) */
     int emu_threads;        /* CUEMU_THREADS for such a run (0 = emulator default) */
@@ -107,6 +109,9 @@ int suite_parse(const char *text, suite *s, char *err, size_t errlen);
  * group and cases lines, every group hidden (default after_due_date), its
  * cases only in its own groups, so no visible score depends on them. */
 int suite_parse_hidden(const char *text, suite *s, char *err, size_t errlen);
+/* The suite as the CPU emulator grades it: each case above its line's
+ * emu_max that names an emu_n runs at that size instead of n (not skipped). */
+void suite_for_emulator(suite *s);
 /* Read and parse a file (errors: "PATH: line N: what"). */
 int suite_load(const char *path, suite *s, char *err, size_t errlen);
 /* A lab's whole suite: DIR/LAB.suite, then DIR/hidden/LAB.suite when that

@@ -16,7 +16,7 @@ static const directive_keys table[] = {
     {"lab", {"dir", "files", "variants", "forbid", "emu_memory"}},
     {"group", {"id", "points", "title", "hint", "visibility"}},
     {"cases", {"group", "variant", "kind", "section", "dtype", "op", "dist", "n", "seeds",
-               "mode", "tol", "emu_max", "visibility", "schedule", "threads", "order", "tuple",
+               "mode", "tol", "emu_max", "emu_n", "visibility", "schedule", "threads", "order", "tuple",
                "pred"}},
     {"speed", {"group", "variant", "kind", "section", "dtype", "op", "n", "mode", "points",
                "order", "tuple", "pred"}},

@@ -16,6 +16,9 @@
 # timeout=5 (the others' limit is 10 s, which correct-but-slow needs): its
 # two runs wait out the limit, while its one passing case (n=0) takes
 # milliseconds; it comes last, so that no round waits on it and a lab 7 case.
+# grid-stride-index (lab 7) reads in[] by the thread, not by i, once the
+# grid-stride loop wraps: only cases above 2^20 elements see it, which on the
+# emulator are the stand-ins of the 2^22+1 cases (emu_n, grader/suites/lab7.suite).
 # With --make DIR it only writes the submissions, one folder per case, into
 # DIR (tests/gpu/device-batch.sh grades them as a class).
 # ONLY="name name..." runs only those cases.
@@ -160,6 +163,7 @@ unstable-compaction|lab7|s/            buf\[pad(at++)\] = x\[i\];/            bu
 write-past-count|lab7|s/        \*count = (U)((size_t)warp_start + in_warp);/        *count = (U)((size_t)warp_start + in_warp);\n    if (id == 0 \&\& threadIdx.x == 0)\n        out[n - 1] = x[0];/|is past the kept elements and was written|partial|groups=compact
 shared-order-carries|lab7|s/            x\[i\] += in.v\[j\]\[i\];/            x[i] += in.v[0][i];/|WRONG  *decode int[0-9]* sum [a-z]* n=[0-9]* seed=[0-9]* order=[2-8] tuple=1 |partial|groups=order
 blockidx-tiles|lab7|s/\*id = atomicAdd(st.next_tile, 1u);/*id = blockIdx.x;/|EMU-ERROR  *compact-3step int32 sum small n=300007 seed=3 keep=positive \[emu reverse\]|partial|groups=compact-3step
+grid-stride-index|lab7|s/            out\[pos\[i\] - 1\] = in\[i\];/            out[pos[i] - 1] = in[i % ((size_t)gridDim.x * blockDim.x)];/|WRONG  *compact-3step int32 sum wide n=[0-9]* seed=2 keep=positive|partial|groups=compact-3step
 hang|lab1|s/stride \*= 2)/stride *= 1)/|TIMEOUT|partial|groups=hier timeout=5
 CASES
 finish_round

@@ -92,9 +92,34 @@ Test(suite, errors_name_the_line)
          "schedule=backwards\n", "schedule is"},
         {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 threads=2\n",
          "together with schedule"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=9 emu_n=4\n",
+         "emu_n=SIZE needs emu_max"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=9 emu_max=4 "
+         "emu_n=5\n", "emu_n=SIZE needs emu_max"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=9 emu_max=4 "
+         "emu_n=3 schedule=reverse\n", "no schedule="},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_assert_eq(suite_parse(bad[i].text, &s, err, sizeof err), -1, "accepted: %s", bad[i].text);
         cr_assert(strstr(err, bad[i].want), "error '%s' should mention '%s'", err, bad[i].want);
     }
+}
+
+/* emu_n: on the emulator, the sizes above emu_max stand in at emu_n; the
+ * others, and every case on a GPU (suite_for_emulator not called), keep n. */
+Test(suite, emu_n_stands_in_on_the_emulator)
+{
+    char err[256];
+    const char *text = "lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\n"
+                       "cases group=g variant=v n=100,2^22+1 emu_max=2^21 emu_n=2^20+1\n"
+                       "cases group=g variant=v n=2^26 emu_max=2^23\n";
+    cr_assert_eq(suite_parse(text, &s, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(s.ncases, 3);
+    cr_assert(!s.cases[0].emu_skip && s.cases[0].emu_n == 0, "n under emu_max: no stand-in");
+    cr_assert(s.cases[1].emu_skip && s.cases[1].n == (1u << 22) + 1, "a GPU runs n itself");
+    suite_for_emulator(&s);
+    cr_assert_eq(s.cases[0].n, 100);
+    cr_assert(!s.cases[1].emu_skip, "the stand-in runs on the emulator");
+    cr_assert_eq(s.cases[1].n, (1u << 20) + 1);
+    cr_assert(s.cases[2].emu_skip && s.cases[2].n == 1u << 26, "no emu_n: still skipped");
 }
