@@ -161,10 +161,18 @@ __global__ void extras(int *ok)
     ok[3] = __fsqrt_rn(2.0f) == sqrtf(2.0f) && __frcp_rn(3.0f) == 1.0f / 3.0f && near(rsqrtf(4.0f), 0.5f, 2) &&
             near(rcbrtf(8.0f), 0.5f, 1) && __float2int_rn(2.5f) == 2 && __float2int_rn(NAN) == 0 &&
             __float2int_rz(3e9f) == INT_MAX && __float2uint_rd(-1.5f) == 0u && __double2ll_ru(-0.5) == 0;
-    ok[4] = std::fabs(erff(erfinvf(0.3f)) - 0.3f) < 1e-7f && erfinvf(1.0f) == INFINITY &&
-            std::fabs(erfcf(erfcinvf(1e-20f)) / 1e-20f - 1) < 1e-6f && normcdfinvf(0.5f) == 0.0f &&
-            std::fabs(normcdff(1.0f) - 0.8413447f) < 1e-7f && std::fabs(erfcxf(100.0f) - 0.005641613f) < 1e-9f &&
-            std::fabs(cyl_bessel_i0f(1.0f) - 1.2660658f) < 1e-6f && std::fabs(cyl_bessel_i1f(1.0f) - 0.5651591f) < 1e-6f;
+    /* Against the exact values (40 digits, rounded to float here), within
+     * CUDA's documented bound plus the half ulp of that rounding: a round
+     * trip such as erff(erfinvf(x)) or a fixed absolute tolerance
+     * compounds two functions' errors and failed on an H200. */
+    ok[4] = near(erfinvf(0.3f), 0.27246272610552377481f, 3) && erfinvf(1.0f) == INFINITY &&
+            near(erff(0.5f), 0.52049987781304653768f, 3) &&
+            near(erfcinvf(1e-20f), 6.6015806247320169408f, 5) &&
+            near(erfcf(2.0f), 0.0046777349810472658379f, 5) && normcdfinvf(0.5f) == 0.0f &&
+            near(normcdff(1.0f), 0.84134474606854294859f, 6) &&
+            near(erfcxf(100.0f), 0.0056416137829894329036f, 5) &&
+            near(cyl_bessel_i0f(1.0f), 1.2660658777520083356f, 7) &&
+            near(cyl_bessel_i1f(1.0f), 0.56515910399248502721f, 7);
     ok[5] = near(__expf(0.0f), 1.0f, 2) && near(__powf(2.0f, 10.0f), 1024.0f, 8) && near(exp10f(2.0f), 100.0f, 2) &&
             __fadd_rd(1.0f, -1.0f) == 0.0f && std::signbit(__fadd_rd(1.0f, -1.0f)) && !std::signbit(__fadd_ru(1.0f, -1.0f)) &&
             __hiloint2double(0x3ff00000, 0) == 1.0;
