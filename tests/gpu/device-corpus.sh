@@ -109,5 +109,10 @@ else
     line="GPU side SKIPPED: $rows programs, emulator runs only (rc per schedule above)"
 fi
 echo "$line"; printf '\n%s\n' "$line" >>"$table"
+# Only the evidence stays under $OUT: the binaries and whatever a program
+# wrote beside itself (images, data files) are dropped, so the transcript
+# comes back from a GPU machine whole (a copy back holds 16 MiB a file).
+find "$OUT" \( -path '*/gpu/*' -o -path '*/emu/*' \) -type f -delete
+find "$OUT" -type f -size +256k -printf 'device-corpus: dropped %p (%s bytes)\n' -delete
 [ $rows -gt 0 ] || exit 1
 exit 0
