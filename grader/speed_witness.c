@@ -166,7 +166,8 @@ static void witness_failed(speed_result *r, const char *quoted, int ref_witnesse
  * the process's own report is never asked for.  The run's own text is
  * shown as hidden.h's later_run_text allows. */
 static void witness_credit(speed_result *r, const suite_case *c, const witness_result *ws,
-                           const run_plan *theirs, const char *ncu, const suite *s)
+                           const run_plan *theirs, const char *ncu, witness_mode mode,
+                           const suite *s)
 {
     double ratio = 1.0;
     if (ws->run.verdict != V_PASS) {
@@ -181,8 +182,15 @@ static void witness_credit(speed_result *r, const suite_case *c, const witness_r
                  "yours: not credited");
         return;
     }
-    if (reference_ratio(r, c, theirs, ncu, 0, &ratio) != 0)
-        ratio = 1.0; /* the reference unwitnessed: ncu's own clock */
+    if (reference_ratio(r, c, theirs, ncu, 0, &ratio) != 0) {
+        /* No clock to hold ncu's time against the reference's events'
+         * (kernel durations leave out the gaps between launches): not
+         * credited as it stands, nor taken as the process's own word
+         * where a witness is required. */
+        witness_failed(r, "the reference could not be witnessed: tell your instructor", 0,
+                       mode);
+        return;
+    }
     r->t_student = ws->ms_per_call * ratio;
     r->gbps = bytes_moved(c->kind, c->n, c->dtype) / r->t_student / 1e6;
     r->copy_gbps = r->ref_copy_gbps;
@@ -217,7 +225,7 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
         witness_failed(r, later_run_text(s, why), ref_witnessed, mode);
         return;
     }
-    witness_credit(r, c, &ws, theirs, ncu, s);
+    witness_credit(r, c, &ws, theirs, ncu, mode, s);
 }
 
 /* The passing speed tests witnessed by one ncu process (witness_unit),
@@ -225,7 +233,7 @@ static void witness_one(speed_result *r, const suite_case *c, const run_plan *mi
  * than two, or the unit's table could not be split by case). */
 static int witness_together(grade_run *g, const int *which, const suite_case *const *cases,
                             int count, const run_plan *mine, const run_plan *theirs,
-                            const char *ncu)
+                            const char *ncu, witness_mode mode)
 {
     const suite_case *unit[WITNESS_UNIT_MAX];
     int at[WITNESS_UNIT_MAX], n = 0;
@@ -245,7 +253,8 @@ static int witness_together(grade_run *g, const int *which, const suite_case *co
         return 0;
     }
     for (int k = 0; k < n; k++)
-        witness_credit(&g->speed[which[at[k]]], cases[at[k]], &ws[k], theirs, ncu, g->s);
+        witness_credit(&g->speed[which[at[k]]], cases[at[k]], &ws[k], theirs, ncu, mode,
+                       g->s);
     return 1;
 }
 
@@ -268,7 +277,7 @@ void witness_all(grade_run *g, const int *which, const suite_case *const *cases,
     int found = ok && witness_find_ncu(ncu, sizeof ncu) == 0;
     if (found)
         reference_ratios(g, which, cases, count, theirs, ncu);
-    int together = found && witness_together(g, which, cases, count, mine, theirs, ncu);
+    int together = found && witness_together(g, which, cases, count, mine, theirs, ncu, mode);
     for (int i = 0; i < count && !together; i++) {
         speed_result *r = &g->speed[which[i]];
         if (r->verdict != V_PASS)

@@ -43,8 +43,9 @@
 
 /* Speed tests: timed runs after warm-up.  The reference runs one round;
  * a submission with no witness (GRADE_WITNESS=off, or auto without ncu)
- * runs up to SPEED_ROUNDS rounds alternating student and reference (the best median of each is compared,
- * so a clock change during one round cannot decide the grade).  A round is
+ * runs up to SPEED_ROUNDS rounds alternating student and reference (the
+ * best median of each is compared, so a clock change during one round
+ * cannot decide the grade).  A round is
  * run only while it could raise a score: once every test is within
  * SPEED_FULL_RATIO of the reference's time, the points are all given, and
  * a second round cost lab 7 six seconds on an H100 to change nothing. */
