@@ -318,7 +318,8 @@ endif
 # 65537 is 33 to 65 blocks; lab 6: 9 tiles; lab 7: 5 tiles of int32, 9 of
 # int64 and 7 at 100003; lab 5's recursion keeps its smallest size, 2^22+1).
 # None reaches lab 6's or lab 7's older look-back windows on the emulator's
-# few workers, nor did 2^20+1: tests/lab7-lookback.sh does for lab 7.  The
+# few workers, nor did 2^20+1: tests/lab6-lookback.sh and lab7-lookback.sh
+# do, with small tiles on 64 workers.  The
 # cases with their own schedule= (n=300007) run under it whatever
 # CUEMU_SCHEDULE says, so the first run grades them as these would.  At
 # 2^20+1 the two runs took ~140 CPU seconds, at 2^17+1 ~65.
@@ -338,6 +339,7 @@ endif
 	@sh tests/timed.sh sh tests/similarity.sh
 	@sh tests/timed.sh sh tests/missing-barrier.sh
 	@sh tests/timed.sh sh tests/draw.sh
+	@sh tests/timed.sh sh tests/lab6-lookback.sh
 	@sh tests/timed.sh sh tests/lab7-lookback.sh
 	@sh tests/timed.sh sh tests/emu-pace.sh
 	@sh tests/timed.sh sh tests/host-memory.sh

@@ -10,6 +10,10 @@
 # the reference's tiles and a few workers the nearest P always lies in it.
 LAB7_DEEP_DEFINES="-DTILE_THREADS=64" # tiles of 2 warps
 LAB7_DEEP_WORKERS=64                  # CUEMU_THREADS: many tiles at once
+# Lab 6 likewise (tests/lab6-lookback.sh): tiles of 2 warps of one row,
+# 256 int32 elements, so that many tiles are in flight at once.
+LAB6_DEEP_DEFINES="-DTILE_THREADS=64 -DROWS=1"
+LAB6_DEEP_WORKERS=64
 
 # left_running DIR: the students' programs still running from gradings
 # whose scratch folders are DIR/grade.XXXXXX (their binary box/student),
