@@ -21,10 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 sol=solutions/lab6-scan-single-pass
 
 # build DIR: the lab 6 sources in DIR into DIR/lab, with small tiles
-build() {
-    make -s --no-print-directory bin SRC_DIR="$1" BIN="$1/lab" LAB_DEFINES="$LAB6_DEEP_DEFINES" \
-        >"$1/build.log" 2>&1 || { echo "FAIL lab6-lookback: $1 does not build"; tail -5 "$1/build.log"; return 1; }
-}
+build() { deep_build lab6-lookback "$1" "$LAB6_DEEP_DEFINES"; }
 
 # runs DIR: lookback-warp on every case under two schedules; prints the
 # first failing run (and returns 1) or nothing

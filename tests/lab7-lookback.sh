@@ -25,10 +25,7 @@ sol=solutions/lab7-scan-at-work
 
 # build DIR EXTRA-DEFINES [TILE-DEFINES]: the lab 7 sources in DIR into
 # DIR/lab, small tiles (LAB7_DEEP_DEFINES unless TILE-DEFINES are given)
-build() {
-    make -s --no-print-directory bin SRC_DIR="$1" BIN="$1/lab" LAB_DEFINES="${3:-$LAB7_DEEP_DEFINES} $2" \
-        >"$1/build.log" 2>&1 || { echo "FAIL lab7-lookback: $1 does not build"; tail -5 "$1/build.log"; return 1; }
-}
+build() { deep_build lab7-lookback "$1" "${3:-$LAB7_DEEP_DEFINES} $2"; }
 
 # runs DIR: every case under two schedules; prints the first failing run
 # (and returns 1) or nothing

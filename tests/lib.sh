@@ -30,3 +30,12 @@ need_emu() {
         exit 0
     fi
 }
+
+# deep_build TEST DIR DEFINES: the lab sources in DIR built into DIR/lab for
+# the emulator with LAB_DEFINES=DEFINES (the look-back tests' small tiles),
+# the log in DIR/build.log; says "FAIL TEST: ..." and returns 1 when it
+# does not build.
+deep_build() {
+    make -s --no-print-directory bin SRC_DIR="$2" BIN="$2/lab" LAB_DEFINES="$3" \
+        >"$2/build.log" 2>&1 || { echo "FAIL $1: $2 does not build"; tail -5 "$2/build.log"; return 1; }
+}
