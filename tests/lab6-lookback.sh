@@ -26,15 +26,8 @@ build() { deep_build lab6-lookback "$1" "$LAB6_DEEP_DEFINES"; }
 # runs DIR: lookback-warp on every case under two schedules; prints the
 # first failing run (and returns 1) or nothing
 runs() {
-    for sched in random:1 reverse; do
-        for args in "-n 2^18+1" "-n 2^18+1 -x" "-n 2^18+1 -t float32 -p max" \
-                    "-n 2^20+3"; do
-            CUEMU_THREADS=$LAB6_DEEP_WORKERS CUEMU_SCHEDULE=$sched CUEMU_TIMEOUT=60 "$1/lab" \
-                --variant lookback-warp $args -r 0 -q --timeout 120 >"$1/run.log" 2>&1 ||
-                { echo "$args under CUEMU_SCHEDULE=$sched: exit $?"; return 1; }
-        done
-    done
-    return 0
+    deep_runs "$1" "$LAB6_DEEP_WORKERS" "--variant lookback-warp" "-n 2^18+1" "-n 2^18+1 -x" \
+        "-n 2^18+1 -t float32 -p max" "-n 2^20+3"
 }
 
 make -s --no-print-directory prebuild EMU=1 >/dev/null 2>&1

@@ -30,15 +30,8 @@ build() { deep_build lab7-lookback "$1" "${3:-$LAB7_DEEP_DEFINES} $2"; }
 # runs DIR: every case under two schedules; prints the first failing run
 # (and returns 1) or nothing
 runs() {
-    for sched in random:1 reverse; do
-        for args in "--order 8" "--order 3 --tuple 2" "--order 8 -t int64" "--tuple 8" "--order 1" \
-                    "--variant compact"; do
-            CUEMU_THREADS=$LAB7_DEEP_WORKERS CUEMU_SCHEDULE=$sched CUEMU_TIMEOUT=60 "$1/lab" --variant decode $args \
-                -n 2000003 -r 0 -q --timeout 120 >"$1/run.log" 2>&1 ||
-                { echo "$args under CUEMU_SCHEDULE=$sched: exit $?"; return 1; }
-        done
-    done
-    return 0
+    deep_runs "$1" "$LAB7_DEEP_WORKERS" "--variant decode -n 2000003" "--order 8" \
+        "--order 3 --tuple 2" "--order 8 -t int64" "--tuple 8" "--order 1" "--variant compact"
 }
 
 # One shape: look-back warps at orders above 1, and warps a tile (-: the

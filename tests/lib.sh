@@ -39,3 +39,20 @@ deep_build() {
     make -s --no-print-directory bin SRC_DIR="$2" BIN="$2/lab" LAB_DEFINES="$3" \
         >"$2/build.log" 2>&1 || { echo "FAIL $1: $2 does not build"; tail -5 "$2/build.log"; return 1; }
 }
+
+# deep_runs DIR WORKERS FIXED ARGS...: DIR/lab run on WORKERS emulator
+# workers under the random:1 and reverse schedules, once per ARGS (after
+# the FIXED options), each checking itself; prints the first failing run
+# (and returns 1) or nothing.
+deep_runs() {
+    dir=$1 workers=$2 fixed=$3
+    shift 3
+    for sched in random:1 reverse; do
+        for args in "$@"; do
+            CUEMU_THREADS=$workers CUEMU_SCHEDULE=$sched CUEMU_TIMEOUT=60 "$dir/lab" $fixed $args \
+                -r 0 -q --timeout 120 >"$dir/run.log" 2>&1 ||
+                { echo "$args under CUEMU_SCHEDULE=$sched: exit $?"; return 1; }
+        done
+    done
+    return 0
+}
