@@ -267,11 +267,13 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
     }
     run_plan theirs = {.binary = ref, .work = work, .box = box, .reps = SPEED_REPS, .warmup = SPEED_WARMUP,
                        .timeout_s = timeout, .sandbox = &ref_sb, .no_raw = 1};
+    witness_setup ws;
+    witness_setup_get(&ws);
     double t0 = now_s();
-    if (count > 0 && witness_planned())
+    if (count > 0 && witness_planned(&ws))
         reference_round(g, which, cases, count, &theirs);
     double t1 = now_s();
-    witness_all(g, which, cases, count, &mine, &theirs);
+    witness_all(g, which, cases, count, &mine, &theirs, &ws);
     double t2 = now_s();
     self_reported_rounds(g, which, cases, count, &mine, &theirs);
     g->t_speed = (t1 - t0) + (now_s() - t2);

@@ -258,23 +258,26 @@ static int witness_together(grade_run *g, const int *which, const suite_case *co
     return 1;
 }
 
-int witness_planned(void)
+void witness_setup_get(witness_setup *w)
 {
-    witness_mode mode;
-    char why[200], ncu[PATH_MAX];
-    return witness_mode_get(&mode, why, sizeof why) == 0 && mode != WITNESS_OFF &&
-           witness_find_ncu(ncu, sizeof ncu) == 0;
+    memset(w, 0, sizeof *w);
+    w->ok = witness_mode_get(&w->mode, w->why, sizeof w->why) == 0;
+    w->found = w->ok && w->mode != WITNESS_OFF && witness_find_ncu(w->ncu, sizeof w->ncu) == 0;
+}
+
+int witness_planned(const witness_setup *w)
+{
+    return w->found;
 }
 
 void witness_all(grade_run *g, const int *which, const suite_case *const *cases, int count,
-                 const run_plan *mine, const run_plan *theirs)
+                 const run_plan *mine, const run_plan *theirs, const witness_setup *w)
 {
-    witness_mode mode;
-    char why[200], ncu[PATH_MAX];
-    int ok = witness_mode_get(&mode, why, sizeof why) == 0;
+    const witness_mode mode = w->mode;
+    const char *ncu = w->ncu;
+    const int ok = w->ok, found = w->found;
     if (ok && mode == WITNESS_OFF)
         return;
-    int found = ok && witness_find_ncu(ncu, sizeof ncu) == 0;
     if (found)
         reference_ratios(g, which, cases, count, theirs, ncu);
     int together = found && witness_together(g, which, cases, count, mine, theirs, ncu, mode);
@@ -287,7 +290,7 @@ void witness_all(grade_run *g, const int *which, const suite_case *const *cases,
         } else if (!ok || mode == WITNESS_REQUIRE) {
             r->verdict = V_SKIPPED;
             snprintf(r->detail, sizeof r->detail, "not credited: %s", ok ? "no witness (ncu "
-                     "not found) and GRADE_WITNESS=require" : why);
+                     "not found) and GRADE_WITNESS=require" : w->why);
         } else {
             snprintf(r->detail, sizeof r->detail, "not witnessed (ncu not found): your "
                      "process's time, bounded by a device copy's");

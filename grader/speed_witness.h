@@ -11,12 +11,27 @@
 #ifndef SPEED_WITNESS_H
 #define SPEED_WITNESS_H
 
+#include <limits.h>
+
 #include "grade.h"
 #include "launch.h"
+#include "witness.h"
+
+/* What GRADE_WITNESS asks for and where ncu is: looked up once a grading
+ * (witness_setup_get), read by witness_planned and witness_all. */
+typedef struct {
+    int ok;            /* GRADE_WITNESS understood; else why says why */
+    witness_mode mode; /* what it asks for (when ok) */
+    int found;         /* a witness is asked for and ncu is at ncu */
+    char ncu[PATH_MAX];
+    char why[200];
+} witness_setup;
+
+void witness_setup_get(witness_setup *w);
 
 /* 1 when GRADE_WITNESS asks for a witness and ncu is there: the speed
  * phase then times the submission by witness_all alone. */
-int witness_planned(void);
+int witness_planned(const witness_setup *w);
 
 /* Every passing speed test among g->speed[which[0..count)] (cases[i] is
  * which[i]'s case) witnessed as GRADE_WITNESS says, the GPU held alone;
@@ -25,6 +40,6 @@ int witness_planned(void);
  * passing without a time (t_student infinite: no witness, and
  * GRADE_WITNESS allows that) is for the self-reported rounds. */
 void witness_all(grade_run *g, const int *which, const suite_case *const *cases, int count,
-                 const run_plan *mine, const run_plan *theirs);
+                 const run_plan *mine, const run_plan *theirs, const witness_setup *w);
 
 #endif /* SPEED_WITNESS_H */
