@@ -27,6 +27,7 @@
 #include "lab.h"
 #include "perturb.h"
 #include "prng.h"
+#include "regen.h"
 #include "reference.h"
 #include "stats.h"
 #include "timing.h"
@@ -528,7 +529,7 @@ static int run_case(const cli_opts *o, void *prog)
 #endif
     void *in_host = host_input ? host_alloc(o->n * esize) : NULL;
     if (in_host)
-        gen_input(in_host, o->n, o->dtype, o->dist, o->seed);
+        regen_input(in_host, o->n, o->dtype, o->dist, o->seed); /* every core: regen.h */
     trace_step("since the last step (device opened, or the case before)");
     buffers_make(o, j.kind, &j.params, out_data_words, in_host, (void **)&j.problem.in,
                  &j.problem.out);

@@ -82,17 +82,17 @@ void gen_element(void *dst, uint64_t i, dtype_t dtype, dist_t dist, uint64_t see
 
 void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed)
 {
-    if (dtype == DT_INT64) {
-        int64_t *o64 = (int64_t *)out;
-        for (size_t i = 0; i < n; i++)
-            o64[i] = elem_int64(dist, seed, i);
-        return;
-    }
     gen_input_part(out, 0, n, dtype, dist, seed);
 }
 
 void gen_input_part(void *out, size_t from, size_t to, dtype_t dtype, dist_t dist, uint64_t seed)
 {
+    if (dtype == DT_INT64) {
+        int64_t *o64 = (int64_t *)out;
+        for (size_t i = from; i < to; i++)
+            o64[i] = elem_int64(dist, seed, i);
+        return;
+    }
     uint32_t *w = (uint32_t *)out;
     for (size_t i = from; i < to; i++)
         w[i] = elem_word(dtype, dist, seed, i);

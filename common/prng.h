@@ -25,9 +25,9 @@ int32_t prng_range(uint64_t seed, uint64_t index, int32_t lo, int32_t hi);
  */
 void gen_input(void *out, size_t n, dtype_t dtype, dist_t dist, uint64_t seed);
 
-/* Elements from .. to - 1 of the same array, into out[from .. to): the
- * generator is counter-based, so parts can be made in parallel.  4-byte
- * types only (int32, float32); int64 arrays come from gen_input. */
+/* Elements from .. to - 1 of the same array, into out[from .. to) (of
+ * dtype's elements): the generator is counter-based, so parts can be made
+ * in parallel (regen.h). */
 void gen_input_part(void *out, size_t from, size_t to, dtype_t dtype, dist_t dist, uint64_t seed);
 
 /* Element i alone, its bytes (4, or 8 for int64) into dst: what

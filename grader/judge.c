@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,9 @@ static struct {
     size_t len;
 } verified[VERIFIED_KEEP];
 static int verified_next; /* the slot to replace next */
+/* Outputs of one witness unit are judged at once (witness.c), each on a
+ * thread of its own: the kept outputs are theirs to share. */
+static pthread_mutex_t verified_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int same_case(const suite_case *a, const suite_case *b)
 {
@@ -57,7 +61,7 @@ static int same_case(const suite_case *a, const suite_case *b)
 
 /* Copy `got` (len words) is already known right: the same words as a
  * verified output of this case. */
-static int known_right(const suite_case *c, int perturbed, const uint32_t *got, size_t len)
+static int known_right_locked(const suite_case *c, int perturbed, const uint32_t *got, size_t len)
 {
     for (int i = 0; i < VERIFIED_KEEP; i++)
         if (verified[i].words && verified[i].len == len && same_case(&verified[i].c, c) &&
@@ -66,8 +70,8 @@ static int known_right(const suite_case *c, int perturbed, const uint32_t *got, 
     return 0;
 }
 
-static void remember_verified(const suite_case *c, int perturbed, const uint32_t *got,
-                              size_t len)
+static void remember_verified_locked(const suite_case *c, int perturbed, const uint32_t *got,
+                                     size_t len)
 {
     if (len < VERIFIED_MIN_WORDS)
         return; /* small outputs are checked faster than they are kept */
@@ -84,6 +88,23 @@ static void remember_verified(const suite_case *c, int perturbed, const uint32_t
     verified[slot].c = *c;
     verified[slot].perturbed = perturbed;
     verified[slot].len = len;
+}
+
+/* known_right and remember_verified, one thread at a time. */
+static int known_right(const suite_case *c, int perturbed, const uint32_t *got, size_t len)
+{
+    pthread_mutex_lock(&verified_lock);
+    int known = known_right_locked(c, perturbed, got, len);
+    pthread_mutex_unlock(&verified_lock);
+    return known;
+}
+
+static void remember_verified(const suite_case *c, int perturbed, const uint32_t *got,
+                              size_t len)
+{
+    pthread_mutex_lock(&verified_lock);
+    remember_verified_locked(c, perturbed, got, len);
+    pthread_mutex_unlock(&verified_lock);
 }
 
 /* What case c computes, as the checker reads it. */
@@ -286,7 +307,7 @@ void judge_run(const run_plan *plan, const suite_case *c, const case_run *run, t
     const run_status *st = &run->st;
     const char *excerpt = run->excerpt, *prefix = run->prefix;
     char how[128], json_path[1300], bin_path[1300];
-    static char text[8192];
+    char text[8192]; /* (not static: witness units are judged on threads) */
     describe_status(st, how, sizeof how);
     memset(t, 0, sizeof *t);
     t->ms = t->gbps = t->copy_gbps = NAN;

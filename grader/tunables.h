@@ -108,12 +108,6 @@
 #define PICK_MAX_DEPTH 6
 #define PICK_MAX_CANDIDATES 16
 
-/* The grader regenerates a case's input to check its output (regen.c):
- * one thread per 2^22 elements (below that a thread costs more than it
- * saves), at most 16 (at 2^28 one core took about a second). */
-#define REGEN_MIN_PER_THREAD ((size_t)1 << 22)
-#define REGEN_MAX_THREADS 16
-
 /* A speed run's time is believed only up to this multiple of a device
  * copy's throughput for the same bytes, the copy timed by the reference's
  * process (the student's process could lie about both).  The references
@@ -123,11 +117,15 @@
 
 /* The witness (witness.h): the student's speed case run once more under
  * ncu, outside the student's process, which times every kernel of it.
- * Warm-up and timed calls as few as give a stable mean: ncu serializes
- * the kernels and adds tens of ms around each (not counted in their
- * durations), so 2 + 8 calls of a 3-kernel lab stay within seconds. */
-#define WITNESS_WARMUP 2
-#define WITNESS_REPS 8
+ * Over three witnessed runs of each lab 1-4 speed case, the mean kernel
+ * time of the first 4 calls (the first launch included) differed by at
+ * most 0.35 %, that of 11 calls by at most 0.32 % (H200,
+ * tests/gpu/device-witness-spread.sh), so 4 calls: the first launch, no
+ * warm-up, 3 timed.  Each call costs ncu about 6 ms (2 + 8 calls took
+ * 0.07 s, 0 + 3 took 0.02 s: tests/gpu/device-witness-steps.sh); ncu's
+ * own start (0.6 s) and its first launch (0.6-0.7 s) cost far more. */
+#define WITNESS_WARMUP 0
+#define WITNESS_REPS 3
 /* The most speed cases one witness process runs (witness_unit): a suite
  * has at most three today; with more, each is witnessed alone. */
 #define WITNESS_UNIT_MAX 8
