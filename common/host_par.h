@@ -21,13 +21,18 @@ extern "C" {
 #define HOST_PAR_MIN_PER_THREAD ((size_t)1 << 22)
 #define HOST_PAR_MAX_THREADS 16
 
-/* The work on elements [from, to): it must write only there, so that the
- * slices may run at once. */
-typedef void (*host_part_fn)(size_t from, size_t to, void *ctx);
+/* The work on elements [from, to), slice number `slice`: it must write
+ * only there (or in its slice's own entry of ctx), so that the slices may
+ * run at once. */
+typedef void (*host_part_fn)(size_t from, size_t to, int slice, void *ctx);
 
-/* fn over [0, n) in slices, the first on this thread and the rest on
- * threads of their own; a thread that cannot be started has its slice
- * made here, so the result never depends on the threads. */
+/* How many slices host_parallel cuts n elements into (1 to
+ * HOST_PAR_MAX_THREADS): slice t is [n t / k, n (t + 1) / k). */
+int host_slices(size_t n);
+
+/* fn over [0, n) in host_slices(n) slices, the first on this thread and
+ * the rest on threads of their own; a thread that cannot be started has
+ * its slice made here, so the result never depends on the threads. */
 void host_parallel(size_t n, host_part_fn fn, void *ctx);
 
 #ifdef __cplusplus

@@ -4,6 +4,8 @@
  */
 #include "reference.h"
 
+#include "host_par.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -90,23 +92,92 @@ int64_t int_at(const void *a, dtype_t dtype, size_t i)
     return dtype == DT_INT64 ? ((const int64_t *)a)[i] : (int64_t)((const int32_t *)a)[i];
 }
 
-/* One pass of stride-d differencing (sign -1) or summing (+1), wrapping:
- * unsigned arithmetic of the element's width, so no overflow is undefined. */
+/*
+ * Stride-d differencing and summing, the passes of a delta code, wrapping:
+ * unsigned arithmetic of the element's width (done in 64 bits and cut to
+ * 32 for int32: the same bits), so no overflow is undefined.  Each pass is
+ * split across the cores (host_par.h): an order-8 decode of 2^26 elements
+ * made the grader's check of one lab 7 speed case take 2 s on one core.
+ * A slice needs what lies before it: for a difference, the d elements
+ * before it as they were (kept aside before any slice starts); for a sum,
+ * every earlier element of each of the d components (each slice's totals,
+ * then the carries they add up to, then the slices summed from them).
+ */
+typedef struct {
+    void *x;
+    size_t d;
+    int wide;
+    uint64_t edge[HOST_PAR_MAX_THREADS][KIT_MAX_TUPLE];
+} pass_job;
+
+static uint64_t word_at(const pass_job *j, size_t i)
+{
+    return j->wide ? ((const uint64_t *)j->x)[i] : ((const uint32_t *)j->x)[i];
+}
+
+static void word_set(const pass_job *j, size_t i, uint64_t v)
+{
+    if (j->wide)
+        ((uint64_t *)j->x)[i] = v;
+    else
+        ((uint32_t *)j->x)[i] = (uint32_t)v;
+}
+
+/* x[i] -= x[i - d] over the slice, from its end; the d elements before it
+ * come from edge[slice]. */
+static void difference_part(size_t from, size_t to, int slice, void *ctx)
+{
+    pass_job *j = (pass_job *)ctx;
+    for (size_t i = to; i-- > from;) {
+        if (i < j->d)
+            break;
+        uint64_t before = i - j->d >= from ? word_at(j, i - j->d) : j->edge[slice][i - from];
+        word_set(j, i, word_at(j, i) - before);
+    }
+}
+
+/* edge[slice][c]: the sum of the slice's elements of component c. */
+static void totals_part(size_t from, size_t to, int slice, void *ctx)
+{
+    pass_job *j = (pass_job *)ctx;
+    uint64_t tot[KIT_MAX_TUPLE] = {0};
+    for (size_t i = from, c = from % j->d; i < to; i++, c = c + 1 == j->d ? 0 : c + 1)
+        tot[c] += word_at(j, i);
+    memcpy(j->edge[slice], tot, sizeof tot);
+}
+
+/* The slice summed per component, from the carries in edge[slice]. */
+static void sum_part(size_t from, size_t to, int slice, void *ctx)
+{
+    pass_job *j = (pass_job *)ctx;
+    uint64_t run[KIT_MAX_TUPLE];
+    memcpy(run, j->edge[slice], sizeof run);
+    for (size_t i = from, c = from % j->d; i < to; i++, c = c + 1 == j->d ? 0 : c + 1) {
+        run[c] += word_at(j, i);
+        word_set(j, i, run[c]);
+    }
+}
+
 static void stride_pass(void *x, size_t n, dtype_t dtype, size_t d, int sign)
 {
-    if (dtype == DT_INT64) {
-        uint64_t *v = (uint64_t *)x;
-        if (sign < 0)
-            for (size_t i = n; i-- > d;) v[i] -= v[i - d];
-        else
-            for (size_t i = d; i < n; i++) v[i] += v[i - d];
-    } else {
-        uint32_t *v = (uint32_t *)x;
-        if (sign < 0)
-            for (size_t i = n; i-- > d;) v[i] -= v[i - d];
-        else
-            for (size_t i = d; i < n; i++) v[i] += v[i - d];
+    pass_job j = {x, d, dtype == DT_INT64, {{0}}};
+    const int k = host_slices(n);
+    if (sign < 0) {
+        for (int t = 1; t < k; t++) /* (slices are far longer than d) */
+            for (size_t m = 0, from = n * (size_t)t / (size_t)k; m < d && from >= d; m++)
+                j.edge[t][m] = word_at(&j, from - d + m);
+        host_parallel(n, difference_part, &j);
+        return;
     }
+    host_parallel(n, totals_part, &j);
+    uint64_t carry[KIT_MAX_TUPLE] = {0}, next;
+    for (int t = 0; t < k; t++)
+        for (size_t c = 0; c < d; c++) {
+            next = carry[c] + j.edge[t][c];
+            j.edge[t][c] = carry[c];
+            carry[c] = next;
+        }
+    host_parallel(n, sum_part, &j);
 }
 
 void ref_encode(void *x, size_t n, dtype_t dtype, int order, int tuple)

@@ -13,8 +13,9 @@ typedef struct {
     uint64_t seed;
 } input_spec;
 
-static void make_part(size_t from, size_t to, void *ctx)
+static void make_part(size_t from, size_t to, int slice, void *ctx)
 {
+    (void)slice;
     const input_spec *s = (const input_spec *)ctx;
     gen_input_part(s->out, from, to, s->dtype, s->dist, s->seed);
 }

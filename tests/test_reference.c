@@ -2,6 +2,9 @@
  * wrap-around, empty inputs, inclusive/exclusive and section scans. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "reference.h"
 
@@ -79,4 +82,50 @@ Test(reference, float_scan)
     cr_assert(out[0] == 0.5 && out[1] == 0.75 && out[2] == -0.25);
     ref_scan_f32(in, 3, OP_MIN, 1, 0, out);
     cr_assert(isinf(out[0]) && out[1] == 0.5 && out[2] == 0.25);
+}
+
+/* The delta code's passes, split across the cores, give what one pass
+ * from the start gives: x[i] -= x[i - d] from the end, x[i] += x[i - d]
+ * from the start, wrapping; at a size cut into several slices (2^23 + 5:
+ * two or more slices wherever there are two cores), unevenly. */
+static void serial_pass(uint64_t *v64, uint32_t *v32, size_t n, size_t d, int sign)
+{
+    if (sign < 0) {
+        for (size_t i = n; i-- > d;)
+            v64 ? (void)(v64[i] -= v64[i - d]) : (void)(v32[i] -= v32[i - d]);
+    } else {
+        for (size_t i = d; i < n; i++)
+            v64 ? (void)(v64[i] += v64[i - d]) : (void)(v32[i] += v32[i - d]);
+    }
+}
+
+Test(reference, delta_passes_split_like_one_pass)
+{
+    const size_t n = ((size_t)1 << 23) + 5;
+    const int orders[] = {1, 3, 8}, tuples[] = {1, 3, 8};
+    uint64_t *a = malloc(n * 8), *b = malloc(n * 8);
+    cr_assert(a && b);
+    for (int wide = 0; wide < 2; wide++)
+        for (int o = 0; o < 3; o++)
+            for (int t = 0; t < 3; t++) {
+                size_t bytes = n * (wide ? 8 : 4);
+                for (size_t i = 0; i < n * 2; i++) /* any bits */
+                    ((uint32_t *)a)[i] = (uint32_t)(i * 2654435761u + 12345u);
+                memcpy(b, a, bytes);
+                dtype_t dt = wide ? DT_INT64 : DT_INT32;
+                ref_encode(a, n, dt, orders[o], tuples[t]);
+                for (int k = 0; k < orders[o]; k++)
+                    serial_pass(wide ? b : NULL, wide ? NULL : (uint32_t *)b, n,
+                                (size_t)tuples[t], -1);
+                cr_assert_eq(memcmp(a, b, bytes), 0, "encode order %d tuple %d wide %d",
+                             orders[o], tuples[t], wide);
+                ref_decode(a, n, dt, orders[o], tuples[t]);
+                for (int k = 0; k < orders[o]; k++)
+                    serial_pass(wide ? b : NULL, wide ? NULL : (uint32_t *)b, n,
+                                (size_t)tuples[t], +1);
+                cr_assert_eq(memcmp(a, b, bytes), 0, "decode order %d tuple %d wide %d",
+                             orders[o], tuples[t], wide);
+            }
+    free(a);
+    free(b);
 }
