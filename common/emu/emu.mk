@@ -8,7 +8,9 @@
 #                 then tests/emu/missing-fence.sh (the weak memory mode) and
 #                 tests/emu/counters.sh (counted builds, emu-nvcc --count)
 #                 tests/emu/headers.sh (only the emulator's headers are read)
-#                 and tests/emu/math-table.sh (the README's generated math table)
+#                 tests/emu/math-table.sh (the README's generated math table)
+#                 and tests/emu/math-sweep-stored.sh (the device math against
+#                 an H200's stored output)
 
 EMU_NVCC  := $(TOP)/common/emu/emu-nvcc
 EMU_DEPS  := g++ gcc python3 libboost-context-dev libcriterion-dev
@@ -46,3 +48,4 @@ test-emu: $(EMU_TEST_BIN) $(EMU_BUILD)/tests/test_emu
 	sh $(EMU_TEST_DIR)/counters.sh
 	sh $(EMU_TEST_DIR)/headers.sh
 	sh $(EMU_TEST_DIR)/math-table.sh
+	sh $(EMU_TEST_DIR)/math-sweep-stored.sh

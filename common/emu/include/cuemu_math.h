@@ -28,6 +28,7 @@
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 /* @group Integer and bit intrinsics | exact: the same bits as a GPU */
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
@@ -118,6 +119,46 @@ static inline unsigned __sad(int a, int b, unsigned c) { return c + (unsigned)(a
 static inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return c + (a > b ? a - b : b - a); }
 
 
+/* IEEE 754-2019 minimumNumber and maximumNumber, which a GPU's FMNMX
+ * computes: a NaN operand gives the other operand (NaN only when both
+ * are), and -0 orders below +0, so fmin(+0, -0) is -0 and fmax(-0, +0)
+ * is +0 in either argument order.  C leaves the zeros' order open, and
+ * glibc's or g++'s inlined fminf answer by argument order (and by -O). */
+namespace cuemu {
+template <class F> static inline F minimum_number(F a, F b)
+{
+    if (a != a || b != b)
+        return a != a ? b : a;
+    if (a == b)
+        return std::signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+template <class F> static inline F maximum_number(F a, F b)
+{
+    if (a != a || b != b)
+        return a != a ? b : a;
+    if (a == b)
+        return std::signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+} // namespace cuemu
+
+/* @group Float min and max | exact: IEEE 754-2019 minimumNumber/maximumNumber as a GPU computes them (a NaN operand gives the other, -0 below +0) */
+/* The C library declares these (C linkage); device code gets the GPU's
+ * order of signed zeros, as does host code compiled by emu-nvcc, where
+ * C allows either zero.  std::fmin(float, float) is the compiler's
+ * builtin, which may bypass them at -O3. */
+extern "C" {
+inline float fminf(float a, float b) noexcept { return cuemu::minimum_number(a, b); }
+inline float fmaxf(float a, float b) noexcept { return cuemu::maximum_number(a, b); }
+inline double fmin(double a, double b) noexcept { return cuemu::minimum_number(a, b); }
+inline double fmax(double a, double b) noexcept { return cuemu::maximum_number(a, b); }
+}
+static inline float min(float a, float b) { return cuemu::minimum_number(a, b); }
+static inline float max(float a, float b) { return cuemu::maximum_number(a, b); }
+static inline double min(double a, double b) { return cuemu::minimum_number(a, b); }
+static inline double max(double a, double b) { return cuemu::maximum_number(a, b); }
+
 /* @group Integer min and max | exact */
 static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
@@ -127,7 +168,8 @@ static inline unsigned long long ullmin(unsigned long long a, unsigned long long
 static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 
 /* min and max as CUDA declares them: exact overloads, plus a fallback for
- * mixed argument types that uses the usual arithmetic conversions. */
+ * mixed argument types that uses the usual arithmetic conversions (a
+ * floating common type compares as the float overloads above do). */
 #define CUEMU_MINMAX(T)                                                                    \
     static inline T min(T a, T b) { return a < b ? a : b; }                                \
     static inline T max(T a, T b) { return a > b ? a : b; }
@@ -137,21 +179,23 @@ CUEMU_MINMAX(long)
 CUEMU_MINMAX(unsigned long)
 CUEMU_MINMAX(long long)
 CUEMU_MINMAX(unsigned long long)
-static inline float min(float a, float b) { return fminf(a, b); }
-static inline float max(float a, float b) { return fmaxf(a, b); }
-static inline double min(double a, double b) { return fmin(a, b); }
-static inline double max(double a, double b) { return fmax(a, b); }
 template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
 static inline std::common_type_t<A, B> min(A a, B b)
 {
     typedef std::common_type_t<A, B> C;
-    return (C)a < (C)b ? (C)a : (C)b;
+    if constexpr (std::is_floating_point<C>::value)
+        return cuemu::minimum_number((C)a, (C)b);
+    else
+        return (C)a < (C)b ? (C)a : (C)b;
 }
 template <class A, class B, class = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
 static inline std::common_type_t<A, B> max(A a, B b)
 {
     typedef std::common_type_t<A, B> C;
-    return (C)a > (C)b ? (C)a : (C)b;
+    if constexpr (std::is_floating_point<C>::value)
+        return cuemu::maximum_number((C)a, (C)b);
+    else
+        return (C)a > (C)b ? (C)a : (C)b;
 }
 
 /* @group Reinterpretation | exact */
@@ -296,12 +340,25 @@ template <class F, class I> static inline F int_to(I x, Round m)
     return round_dir(r, sgn(d), m);
 }
 
+/* What a GPU's conversion of a NaN to the integer type I gives: 0 from
+ * a float to a 32-bit integer; from a double, or to a 64-bit integer,
+ * the integer whose only set bit is the top one (INT_MIN's bits, also
+ * for the unsigned types), as an H200 gives it (the device math sweep,
+ * common/emu/README.md). */
+template <class I, class F> static inline I nan_to_int()
+{
+    if (sizeof(F) == 4 && sizeof(I) == 4)
+        return 0;
+    typedef typename std::make_unsigned<I>::type U;
+    return (I)((U)1 << (8 * sizeof(I) - 1));
+}
+
 /* A float or double rounded to an integer in mode m, saturating at I's
- * limits, NaN giving 0: PTX's cvt.rni/rzi/rpi/rmi. */
+ * limits, NaN as nan_to_int says: PTX's cvt.rni/rzi/rpi/rmi on a GPU. */
 template <class I, class F> static inline I to_int(F x, Round m)
 {
     if (x != x)
-        return 0;
+        return nan_to_int<I, F>();
     F r = m == RN ? std::nearbyint(x) : m == RZ ? std::trunc(x) : m == RU ? std::ceil(x) : std::floor(x);
     if (r <= (F)std::numeric_limits<I>::min())
         return std::numeric_limits<I>::min();
@@ -344,7 +401,8 @@ static inline float __fmaf_ieee_rn(float a, float b, float c) { return fmaf(a, b
 static inline float __fmaf_ieee_rz(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RZ); }
 static inline float __fmaf_ieee_ru(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RU); }
 static inline float __fmaf_ieee_rd(float a, float b, float c) { return cuemu::ffma(a, b, c, cuemu::RD); }
-static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
+/* x clamped to [+0, 1]: -0 and NaN give +0, as on a GPU. */
+static inline float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 
 /* @group Double arithmetic with a rounding mode | exact: the host FPU in that rounding mode for the one operation */
 static inline double __dadd_rn(double a, double b) { return a + b; }
@@ -376,7 +434,7 @@ static inline double __fma_rz(double a, double b, double c) { return cuemu::dfma
 static inline double __fma_ru(double a, double b, double c) { return cuemu::dfma(a, b, c, cuemu::RU); }
 static inline double __fma_rd(double a, double b, double c) { return cuemu::dfma(a, b, c, cuemu::RD); }
 
-/* @group Conversions | exact, every mode; float to integer saturates and NaN gives 0, as PTX's cvt does */
+/* @group Conversions | exact, every mode; float to integer saturates; NaN gives 0 from a float to a 32-bit integer, else the top bit alone (0x80000000, 0x8000000000000000), as a GPU's cvt does */
 #define CUEMU_TO_INT(F, fname, I, iname)                                                    \
     static inline I __##fname##2##iname##_rn(F x) { return cuemu::to_int<I>(x, cuemu::RN); } \
     static inline I __##fname##2##iname##_rz(F x) { return cuemu::to_int<I>(x, cuemu::RZ); } \
@@ -474,15 +532,33 @@ template <class W, class Fn> static inline W solve_increasing(Fn f, W y, W lo, W
     }
     return lo + (hi - lo) / 2;
 }
+template <class W> static inline W erfcinv(W y);
+/* erfinv(y) = x with erf(x) = y.  Below 2^-40 in magnitude, x = y sqrt(pi)/2
+ * (the next term of the series, pi y^3 / 12 relative, lies below W's last
+ * bit), which keeps subnormal y exact where a bisection from [0, 7] would
+ * stop short; up to 1/2, bisection on erf, accurate relative to x; above,
+ * erfcinv(1 - |y|), 1 - |y| being exact there, since erf near 1 cannot
+ * tell 1 - 2^-53 from its neighbours in W. */
 template <class W> static inline W erfinv(W y)
 {
     if (y != y || y < -1 || y > 1)
         return (W)NAN;
     if (y == 0 || std::fabs(y) == 1)
         return y == 0 ? y : std::copysign((W)INFINITY, y);
+    const W half_sqrt_pi = (W)0.886226925452758013649083741671e0L;
+    if (std::fabs(y) < (W)0x1p-40)
+        return y * half_sqrt_pi;
+    if (std::fabs(y) > (W)0.5)
+        return std::copysign(erfcinv(1 - std::fabs(y)), y);
     W x = solve_increasing([](W v) { return std::erf(v); }, std::fabs(y), (W)0, (W)7);
     return std::copysign(x, y);
 }
+/* erfcinv(y) = x with erfc(x) = y.  Near 1 (y in [1/2, 1]) it is
+ * erfinv(1 - y), 1 - y being exact there, so erfcinv(1) is 0 and
+ * erfcinv(1 - 2^-53) keeps its precision (erfc near 1 cannot tell such
+ * x apart); below 1/2, bisection on erfc, accurate in its tail; above 1,
+ * -erfcinv(2 - y), 2 - y exact too.  (erfinv and erfcinv call each other
+ * only across 1/2: at most once each way.) */
 template <class W> static inline W erfcinv(W y)
 {
     if (y != y || y < 0 || y > 2)
@@ -491,6 +567,8 @@ template <class W> static inline W erfcinv(W y)
         return y == 0 ? (W)INFINITY : -(W)INFINITY;
     if (y > 1)
         return -erfcinv(2 - y);
+    if (y >= (W)0.5)
+        return erfinv(1 - y);
     return solve_increasing([](W v) { return -std::erfc(v); }, -y, (W)0, (W)28);
 }
 /* exp(x^2) erfc(x): directly in W below 50, by its asymptotic series
@@ -601,7 +679,7 @@ static inline double erfcx(double x) { return (double)cuemu::erfcx((long double)
 static inline float normcdff(float x) { return (float)(0.5 * std::erfc(-(double)x * 0.70710678118654752440)); }
 static inline double normcdf(double x) { return (double)(0.5L * std::erfc(-(long double)x * 0.707106781186547524400844362104849039L)); }
 static inline float normcdfinvf(float p) { return (float)(-1.41421356237309504880 * cuemu::erfcinv(2.0 * p)) + 0.0f; }
-static inline double normcdfinv(double p) { return (double)(-1.41421356237309504880168872420969808L * cuemu::erfcinv(2.0L * p)); }
+static inline double normcdfinv(double p) { return (double)(-1.41421356237309504880168872420969808L * cuemu::erfcinv(2.0L * p) + 0.0L); }
 static inline float cyl_bessel_i0f(float x) { return (float)cuemu::bessel_i((double)x, 0); }
 static inline double cyl_bessel_i0(double x) { return (double)cuemu::bessel_i((long double)x, 0); }
 static inline float cyl_bessel_i1f(float x) { return (float)cuemu::bessel_i((double)x, 1); }
@@ -610,11 +688,11 @@ static inline double cyl_bessel_i1(double x) { return (double)cuemu::bessel_i((l
 /* @group C library functions | the host C library's (glibc) result: correctly rounded or within its documented ulp, not always the bits of CUDA's own (its bounds: the sweep) */
 /* @libm sqrtf cbrtf hypotf expf exp2f exp10f expm1f logf log2f log10f log1pf sinf cosf tanf sincosf */
 /* @libm asinf acosf atanf atan2f sinhf coshf tanhf asinhf acoshf atanhf powf erff erfcf lgammaf */
-/* @libm tgammaf fmaf fminf fmaxf fabsf fdimf fmodf remainderf remquof frexpf ldexpf scalbnf */
+/* @libm tgammaf fmaf fabsf fdimf fmodf remainderf remquof frexpf ldexpf scalbnf */
 /* @libm scalblnf ilogbf logbf modff nextafterf copysignf ceilf floorf truncf roundf rintf */
 /* @libm nearbyintf lrintf llrintf lroundf llroundf nanf j0f j1f jnf y0f y1f ynf */
 /* @libm sqrt cbrt hypot exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan sincos asin acos */
-/* @libm atan atan2 sinh cosh tanh asinh acosh atanh pow erf erfc lgamma tgamma fma fmin fmax */
+/* @libm atan atan2 sinh cosh tanh asinh acosh atanh pow erf erfc lgamma tgamma fma */
 /* @libm fabs fdim fmod remainder remquo frexp ldexp scalbn scalbln ilogb logb modf nextafter */
 /* @libm copysign ceil floor trunc round rint nearbyint lrint llrint lround llround nan j0 j1 jn */
 /* @libm y0 y1 yn signbit isnan isinf isfinite abs labs llabs */
