@@ -75,16 +75,14 @@ static int settle_unrun(grade_run *g, int c, int emu_unavailable)
 }
 
 /* The cases from c on that run in one process: the same group, binary and
- * schedule, all of them mine, none settled without running.  Returns how
- * many (>= 1). */
-static int gather_unit(grade_run *g, int c, const unsigned char *mine, int emu_unavailable,
-                       const suite_case **unit)
+ * schedule, none settled without running.  Returns how many (>= 1). */
+static int gather_unit(grade_run *g, int c, int emu_unavailable, const suite_case **unit)
 {
     const suite *s = g->s;
     int count = 0;
     for (int d = c; d < s->ncases && count < LIMIT_CASES_PER_UNIT; d++) {
         const suite_case *k = &s->cases[d];
-        if (k->group != s->cases[c].group || !unit_compatible(k, &s->cases[c]) || !mine[d] ||
+        if (k->group != s->cases[c].group || !unit_compatible(k, &s->cases[c]) ||
             (d > c && settle_unrun(g, d, emu_unavailable)))
             break; /* (a settled case is settled again, the same, when c reaches it) */
         unit[count++] = k;
@@ -93,7 +91,7 @@ static int gather_unit(grade_run *g, int c, const unsigned char *mine, int emu_u
 }
 
 /*
- * The cases marked in mine[] (by case), in suite order, each launched
+ * The cases of the groups marked in mine[], in suite order, each launched
  * twice (a second launch must give the same answer: state reset, no race).
  */
 static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *mine,
@@ -103,11 +101,11 @@ static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *
     static test_result got[LIMIT_CASES_PER_UNIT];
     const suite_case *unit[LIMIT_CASES_PER_UNIT];
     for (int c = 0; c < s->ncases;) {
-        if (!mine[c] || settle_unrun(g, c, emu_unavailable)) {
+        if (!mine[s->cases[c].group] || settle_unrun(g, c, emu_unavailable)) {
             c++;
             continue;
         }
-        int count = gather_unit(g, c, mine, emu_unavailable, unit);
+        int count = gather_unit(g, c, emu_unavailable, unit);
         int on_gpu = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0];
         if (on_gpu)
             gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
@@ -129,96 +127,48 @@ static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *
         fprintf(stderr, "\r%40s\r", "");
 }
 
-/* Case c's expected cost in seconds, to balance the lanes: its share of
- * a process start, its own fixed cost, a start of its own when it runs
- * under a schedule of its own, and the bytes it moves through the host
- * (tunables.h).  On the
- * emulator a case too large for it costs nothing: it is skipped (lab 7's
- * 2^26 cases would otherwise weigh most). */
-static double case_cost(const suite *s, int c, int emu)
+/* A group's expected cost in seconds, to balance the lanes: a process
+ * start per unit and the bytes each case moves through the host
+ * (tunables.h).  On the emulator a case too large for it costs nothing:
+ * it is skipped (lab 7's 2^26 cases would otherwise weigh most). */
+static double group_cost(const suite *s, int group, int emu)
 {
-    const suite_case *k = &s->cases[c];
-    if (emu && k->emu_skip)
-        return 0;
-    return COST_PROCESS_START_S / LIMIT_CASES_PER_UNIT + COST_CASE_S +
-           (k->schedule[0] ? COST_PROCESS_START_S : 0.0) +
-           (double)k->n * (double)dtype_size(k->dtype) * 3.0 / COST_HOST_BYTES_PER_S;
-}
-
-/* A run of consecutive cases of one group, [from, to), run by one lane. */
-typedef struct {
-    int from, to;
-    double cost;
-} piece;
-
-/*
- * Group g's cases (of the phase) cut into pieces: as many as the group's
- * cost holds fair shares of the phase's (share), at least one, so that a
- * group larger than a lane's share no longer decides the phase's length
- * alone (lab 7's largest group took 2.5 s of its 3.3 s on an H200).  Each
- * piece pays a process start of its own.  Appended to p; their number.
- */
-static int cut_group(const suite *s, int grp, int emu, double share, piece *p)
-{
-    double cost = COST_PROCESS_START_S, done = 0;
-    int first = -1, last = -1, n = 0;
+    double cost = 0;
     for (int c = 0; c < s->ncases; c++)
-        if (s->cases[c].group == grp) {
-            cost += case_cost(s, c, emu);
-            first = first < 0 ? c : first;
-            last = c;
-        }
-    if (first < 0)
-        return 0;
-    int k = share > 0 ? (int)ceil(cost / share - 0.05) : 1; /* (a hair over a share: one) */
-    k = k < 1 ? 1 : k > LANES_MAX ? LANES_MAX : k;
-    p[0] = (piece){first, last + 1, COST_PROCESS_START_S};
-    for (int c = first; c <= last; c++) {
-        if (s->cases[c].group != grp)
-            continue;
-        double w = case_cost(s, c, emu);
-        if (n + 1 < k && done + w / 2 >= cost * (n + 1) / k && c > p[n].from) {
-            p[n].to = c;
-            p[++n] = (piece){c, last + 1, COST_PROCESS_START_S};
-        }
-        p[n].cost += w;
-        done += w;
-    }
-    return n + 1;
+        if (s->cases[c].group == group && !(emu && s->cases[c].emu_skip))
+            cost += COST_PROCESS_START_S / LIMIT_CASES_PER_UNIT +
+                    (s->cases[c].schedule[0] ? COST_PROCESS_START_S : 0.0) +
+                    (double)s->cases[c].n * (double)dtype_size(s->cases[c].dtype) * 3.0 /
+                        COST_HOST_BYTES_PER_S;
+    return cost + COST_PROCESS_START_S;
 }
 
-/* The phase's groups (want) in pieces (cut_group), each into the lane
- * with the least cost so far, the costliest first (longest-processing-time
- * first: within 4/3 of the best); lane_of[c] for every case of the
- * phase, -1 for the others. */
+/* Each group of the phase (want) into the lane with the least cost so
+ * far, the costliest groups first (longest-processing-time first: within
+ * 4/3 of the best); lane_of is -1 for the other groups. */
 static void assign_lanes(const suite *s, int lanes, int emu, const unsigned char *want,
                          int *lane_of)
 {
-    static piece p[SUITE_MAX_CASES];
-    double load[LANES_MAX] = {0}, total = 0;
-    int n = 0;
-    for (int c = 0; c < s->ncases; c++) {
-        lane_of[c] = -1;
-        total += want[s->cases[c].group] ? case_cost(s, c, emu) : 0;
+    double load[LANES_MAX] = {0}, cost[SUITE_MAX_GROUPS];
+    int done[SUITE_MAX_GROUPS] = {0};
+    for (int i = 0; i < s->ngroups; i++) {
+        cost[i] = group_cost(s, i, emu);
+        done[i] = !want[i];
+        lane_of[i] = -1;
     }
-    for (int i = 0; i < s->ngroups; i++)
-        if (want[i])
-            n += cut_group(s, i, emu, total / lanes, p + n);
-    for (int k = 0; k < n; k++) {
-        int big = k, low = 0;
-        for (int j = k + 1; j < n; j++)
-            if (p[j].cost > p[big].cost)
-                big = j;
-        piece tmp = p[k];
-        p[k] = p[big];
-        p[big] = tmp;
+    for (int k = 0; k < s->ngroups; k++) {
+        int big = -1, low = 0;
+        for (int i = 0; i < s->ngroups; i++)
+            if (!done[i] && (big < 0 || cost[i] > cost[big]))
+                big = i;
+        if (big < 0)
+            break;
         for (int l = 1; l < lanes; l++)
             if (load[l] < load[low])
                 low = l;
-        load[low] += p[k].cost;
-        for (int c = p[k].from; c < p[k].to; c++)
-            if (s->cases[c].group == s->cases[p[k].from].group)
-                lane_of[c] = low;
+        done[big] = 1;
+        lane_of[big] = low;
+        load[low] += cost[big];
     }
 }
 
@@ -251,7 +201,7 @@ static void lane_main(grade_run *g, const run_plan *plan, const unsigned char *m
     FILE *f = fopen(results, "wb");
     int ok = f != NULL;
     for (int c = 0; ok && c < g->s->ncases; c++)
-        if (mine[c])
+        if (mine[g->s->cases[c].group])
             ok = fwrite(&c, sizeof c, 1, f) == 1 &&
                  fwrite(&g->tests[c], sizeof g->tests[c], 1, f) == 1;
     int end = -1;
@@ -292,15 +242,15 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
                       const unsigned char *want)
 {
     const suite *s = g->s;
-    int lane_of[SUITE_MAX_CASES];
-    static unsigned char mine[LANES_MAX][SUITE_MAX_CASES];
+    int lane_of[SUITE_MAX_GROUPS];
+    static unsigned char mine[LANES_MAX][SUITE_MAX_GROUPS];
     static char results[LANES_MAX][1200];
     pid_t pid[LANES_MAX];
     assign_lanes(s, o->lanes, strcmp(g->backend, "emu") == 0, want, lane_of);
     memset(mine, 0, sizeof mine);
-    for (int c = 0; c < s->ncases; c++)
-        if (lane_of[c] >= 0)
-            mine[lane_of[c]][c] = 1;
+    for (int i = 0; i < s->ngroups; i++)
+        if (lane_of[i] >= 0)
+            mine[lane_of[i]][i] = 1;
     if (o->progress)
         fprintf(stderr, "\rgrade: %d tests in %d lanes...", s->ncases, o->lanes);
     /* Emulated lanes share the cores: each run gets its share of threads
@@ -386,14 +336,12 @@ static int phase_groups(const suite *s, int hidden, unsigned char *want)
  * Within a phase, lanes as before. */
 void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts *o)
 {
-    static unsigned char want[SUITE_MAX_GROUPS], mine[SUITE_MAX_CASES];
+    static unsigned char want[SUITE_MAX_GROUPS];
     double t0 = now_s();
     int lanes_used = 1;
     for (int hidden = 0; hidden <= 1; hidden++) {
-        int groups = phase_groups(g->s, hidden, want), cases = 0;
-        for (int c = 0; c < g->s->ncases; c++)
-            cases += mine[c] = want[g->s->cases[c].group];
-        int lanes = o->lanes < cases ? o->lanes : cases; /* (groups are cut: cut_group) */
+        int groups = phase_groups(g->s, hidden, want);
+        int lanes = o->lanes < groups ? o->lanes : groups;
         if (groups == 0)
             continue;
         if (lanes > 1 && !g->build_failed) {
@@ -405,7 +353,7 @@ void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts 
             drop_gpu_lock(lock_dir);
             lanes_used = lanes > lanes_used ? lanes : lanes_used;
         } else {
-            run_groups(g, plan, mine, o->emu_unavailable, o->progress);
+            run_groups(g, plan, want, o->emu_unavailable, o->progress);
         }
     }
     for (int c = 0; c < g->s->ncases && !g->device[0]; c++)

@@ -8,13 +8,10 @@
  * host copies and the grader's own checking, not on the GPU, so one group
  * after another left the GPU idle most of the time (lab 7: 10 s of
  * correctness on an H100, its largest group 2.7 s).  A lane is a forked
- * copy of the grader with its own scratch folder that runs pieces of
- * groups: runs of consecutive cases, a group larger than a lane's share
- * cut into several, each in order.  A piece sees the hangs of its own
- * earlier cases (LIMIT_HANGS_PER_GROUP), so a group that hangs may run
- * two cases per piece before the rest are marked hung without running:
- * TIMEOUT either way, the same points.  The timing phase comes after,
- * alone.
+ * copy of the grader with its own scratch folder that runs whole groups, so
+ * everything that depends on earlier cases of a group (a hang rule,
+ * LIMIT_HANGS_PER_GROUP) sees them in order, as before.  Verdicts are the
+ * same whatever the number of lanes; the timing phase comes after, alone.
  */
 #ifndef CORRECTNESS_H
 #define CORRECTNESS_H

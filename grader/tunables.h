@@ -34,15 +34,12 @@
  * in one process; the cap bounds the raw outputs on disk at once. */
 #define LIMIT_CASES_PER_UNIT 64
 
-/* Correctness lanes on a GPU (correctness.h): pieces of groups run at
- * once, one lane per two cores, at most this many.  On an H100 lab 7's
- * four largest groups took 2.3-2.9 s each one after another, while the GPU
- * was busy a fraction of the time; with 4 lanes on an H200 of 16 cores,
- * its correctness still took 3.3 s, 2.5 of them one group's (whole groups
- * then; now a group larger than a lane's share is cut).  A lane holds a
- * CUDA context and its cases' host buffers (about 1 GiB at 2^26).  A batch
- * runs one lane per student: its students already fill the cores. */
-#define LANES_MAX 8
+/* Correctness lanes on a GPU (correctness.h): groups run at once, one lane
+ * per two cores, at most this many.  The suites have 2-8 groups; on an
+ * H100 lab 7's four largest groups took 2.3-2.9 s each one after another,
+ * while the GPU was busy a fraction of the time.  A batch runs one lane
+ * per student: its students already fill the cores. */
+#define LANES_MAX 4
 
 /* Speed tests: timed runs after warm-up.  The reference runs one round;
  * a submission with no witness (GRADE_WITNESS=off, or auto without ncu)
@@ -81,10 +78,6 @@
  * read back, checked) at about this rate in all. */
 #define COST_PROCESS_START_S 0.3
 #define COST_HOST_BYTES_PER_S 1e9
-/* ...and each case, whatever its size, about this: two launches, its
- * result files, its judging (H200, 2026-11-28: lab 4's 55 small cases of
- * a group took 0.63 s in one process, lab 7's 64 of up to 2^22 1.42 s). */
-#define COST_CASE_S 0.01
 
 /* The grader's own helper commands (nvidia-modprobe, the sandbox's probe)
  * take well under a second; one that takes this long is stuck. */
