@@ -37,8 +37,12 @@
 /* Correctness lanes on a GPU (correctness.h): groups run at once, one lane
  * per two cores, at most this many.  The suites have 2-8 groups; on an
  * H100 lab 7's four largest groups took 2.3-2.9 s each one after another,
- * while the GPU was busy a fraction of the time.  A batch runs one lane
- * per student: its students already fill the cores. */
+ * while the GPU was busy a fraction of the time.  More is not faster:
+ * with up to 8 lanes and groups cut into pieces of their own, labs 1-4's
+ * correctness took 1.1-1.6 s against 0.9-1.1 s in 2-3 lanes of whole
+ * groups, and labs 5-7's at most 0.5 s less (H200, 16 cores, 2026-11-28):
+ * CUDA processes starting at once on one GPU slow each other down.  A
+ * batch runs one lane per student: its students already fill the cores. */
 #define LANES_MAX 4
 
 /* Speed tests: timed runs after warm-up.  The reference runs one round;
