@@ -341,6 +341,7 @@ endif
 	@sh tests/timed.sh sh tests/draw.sh
 	@sh tests/timed.sh sh tests/lab6-lookback.sh
 	@sh tests/timed.sh sh tests/lab7-lookback.sh
+	@sh tests/timed.sh sh tests/lab7-stages.sh
 	@sh tests/timed.sh sh tests/witness-input.sh
 	@sh tests/timed.sh sh tests/emu-pace.sh
 	@sh tests/timed.sh sh tests/host-memory.sh

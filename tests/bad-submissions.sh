@@ -162,7 +162,7 @@ double-free|lab5|s/^        CUDA_TRY(cudaFreeAsync(sums, 0));/&\n&/|scan.cu:[0-9
 unstable-compaction|lab7|s/            buf\[pad(at++)\] = x\[i\];/            buf[pad(2 * lanes_before.v[0][0] + kept.v[0][0] - 1 - at)] = x[i], at++;/|kept elements go to out\[\] in input order|partial|groups=compact
 write-past-count|lab7|s/        \*count = (U)((size_t)warp_start + in_warp);/        *count = (U)((size_t)warp_start + in_warp);\n    if (id == 0 \&\& threadIdx.x == 0)\n        out[n - 1] = x[0];/|is past the kept elements and was written|partial|groups=compact
 shared-order-carries|lab7|s/            x\[i\] += in.v\[j\]\[i\];/            x[i] += in.v[0][i];/|WRONG  *decode int[0-9]* sum [a-z]* n=[0-9]* seed=[0-9]* order=[2-8] tuple=1 |partial|groups=order
-blockidx-tiles|lab7|s/\*id = atomicAdd(st.next_tile, 1u);/*id = blockIdx.x;/|EMU-ERROR  *compact-3step int32 sum small n=300007 seed=3 keep=positive \[emu reverse\]|partial|groups=compact-3step
+blockidx-tiles|lab7|s/\*id = atomicAdd(st.next_tile, 1u);/*id = blockIdx.x;/|EMU-ERROR  *compact int32 sum small n=300007 seed=3 keep=positive \[emu reverse\]|partial|groups=compact
 grid-stride-index|lab7|s/            out\[pos\[i\] - 1\] = in\[i\];/            out[pos[i] - 1] = in[i % ((size_t)gridDim.x * blockDim.x)];/|WRONG  *compact-3step int32 sum wide n=[0-9]* seed=2 keep=positive|partial|groups=compact-3step
 hang|lab1|s/stride \*= 2)/stride *= 1)/|TIMEOUT|partial|groups=hier timeout=5
 CASES

@@ -7,7 +7,10 @@ it spans); drops the solution code between that comment and `TODO END k`.
 So skeleton and solution are identical outside TODO regions by construction,
 and tests/test_skeletons.c checks it stays that way.
 
-usage: mkskeleton.py solutions/labN-x/file.cu labs/labN-x/file.cu
+usage: mkskeleton.py [--keep K,K...] solutions/labN-x/file.cu labs/labN-x/file.cu
+
+--keep keeps the solution's code of those TODO regions: a submission that has
+done only those TODOs (tests/lab7-stages.sh grades one stage's TODOs alone).
 """
 import re
 import sys
@@ -16,7 +19,7 @@ BEGIN = re.compile(r"TODO BEGIN (\d+)")
 END = re.compile(r"TODO END (\d+)")
 
 
-def skeleton(lines):
+def skeleton(lines, keep=()):
     out, region, in_comment = [], None, False
     for line in lines:
         if region is None:
@@ -35,18 +38,26 @@ def skeleton(lines):
                 sys.exit(f"TODO END {m.group(1)} closes TODO BEGIN {region}")
             out.append(line)
             region = None
+        elif region in keep:
+            out.append(line)
     if region is not None:
         sys.exit(f"TODO BEGIN {region} is never closed")
     return out
 
 
 def main():
-    if len(sys.argv) != 3:
+    args, keep = sys.argv[1:], ()
+    if args[:1] == ["--keep"] and len(args) > 1:
+        keep, args = tuple(args[1].split(",")), args[2:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    with open(sys.argv[1]) as f:
+    with open(args[0]) as f:
         lines = f.readlines()
-    with open(sys.argv[2], "w") as f:
-        f.writelines(skeleton(lines))
+    found = {m.group(1) for m in map(BEGIN.search, lines) if m}
+    if set(keep) - found:
+        sys.exit(f"--keep: no TODO region {','.join(sorted(set(keep) - found))} in {args[0]}")
+    with open(args[1], "w") as f:
+        f.writelines(skeleton(lines, keep))
 
 
 if __name__ == "__main__":
