@@ -107,7 +107,9 @@ void resolve_stall(Worker *w)
 
 /* __activemask(): a lane waits until no lane of its warp can run any more;
  * then the lanes waiting at the same __activemask() call are the converged,
- * active group, and each of them receives that group as its mask. */
+ * active group, and each of them receives that group as its mask.  Files are
+ * compared as pointers first (one __FILE__ literal, as a rule): the strcmp
+ * of 32 x 32 lane pairs was a sixth of a warp-aggregated atomics sample. */
 void release_activemask(Worker *w)
 {
     Fiber *fs = w->fibers.data();
@@ -126,7 +128,7 @@ void release_activemask(Worker *w)
             unsigned m = 0;
             for (unsigned j = base; j < end; j++)
                 if (fs[j].state == AT_ACTIVEMASK && fs[j].line == fs[i].line &&
-                    !strcmp(fs[j].file, fs[i].file))
+                    (fs[j].file == fs[i].file || !strcmp(fs[j].file, fs[i].file)))
                     m |= 1u << (j - base);
             fs[i].result = m;
         }
