@@ -33,7 +33,9 @@
 #   - $OUT/table.md is rewritten as each program finishes, and
 #     $OUT/times.txt (each program's slowest run, in seconds) can be the
 #     next run's HINTS;
-#   - PROGRAMS (names, blank-separated) restricts the run to those programs.
+#   - PROGRAMS (names, blank-separated) restricts the run to those programs;
+#   - REJUDGE=DIR judges an earlier run's outputs (DIR: its $OUT, as it came
+#     back) again with this filter, without building or running anything.
 # Output: one row per program, $OUT/table.md, logs under $OUT/<program>/.
 set -u
 OUT=${OUT:-/tmp/device-corpus}
@@ -66,10 +68,15 @@ make -s emu-runtime >/dev/null 2>&1 || common/emu/emu-nvcc --build-runtime >/dev
 # and its time on one line: a number before a time or rate unit (ms, msec, s,
 # sec, seconds, us, GB/s, MB/s, .../s) or after a timing word (time, elapsed,
 # Throughput, Bandwidth, Time; only blanks, '=' or ':' between) or after a
-# unit in parentheses ("Time (ms): 0.19") becomes '#'.  Nothing else is touched.
+# unit in parentheses ("Time (ms): 0.19") or after a rate's name ("GOP/s:
+# 408.8", "Gsamples/s = 52.9") becomes '#'.  Nothing else is touched.  (The
+# H200 run of 2026-11-28 showed device lines written "CUDA device [NAME] has
+# 132 Multi-Processors" and "> [NAME] has 132 MP(s)", and rates named before
+# their number or written MB/sec: they were added then.)
 filter() {
-    sed -E -e '/GPU Device|[Dd]evice *[0-9]+ *:|[Dd]evice name|MapSMtoCores|[Cc]ompute [Cc]apability|[Mm]ultiprocessors|CUDA Driver|> Using|[Dd]evice: /d' \
-        -e 's/[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)? *(ms|msec|msecs|s|sec|secs|seconds|us|usec|GB\/s|MB\/s|[A-Za-z]+\/s)\b/# \3/g' \
+    sed -E -e '/GPU Device|[Dd]evice *[0-9]+ *:|[Dd]evice name|MapSMtoCores|[Cc]ompute [Cc]apability|[Mm]ultiprocessors|[Mm]ulti-[Pp]rocessors|MP\(s\)|CUDA Driver|> Using|[Dd]evice: /d' \
+        -e 's/[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)? *(ms|msec|msecs|s|sec|secs|seconds|us|usec|GB\/s|MB\/s|[A-Za-z]+\/sec|[A-Za-z]+\/s)\b/# \3/g' \
+        -e 's/([A-Za-z]+\/s(ec)?\b *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g' \
         -e 's/((time|Time|TIME|elapsed|Elapsed|Throughput|Bandwidth)s?\b *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g' \
         -e 's/(\((ms|msec|s|sec|us)\) *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g'
 }
@@ -273,6 +280,25 @@ ordered_programs() {
     done | sort -k1,1gr -k2 | cut -d' ' -f2
 }
 
+# REJUDGE=DIR: no build and no run; the rows of an earlier run's $OUT (DIR,
+# as it came back) judged again from the outputs it kept, with today's
+# filter, and its table rewritten (its builds and seconds as they were).
+rejudge_program() {
+    local o=$1 name s cells=() secs
+    name=$(basename "$o")
+    nb=$(awk -F' *[|] *' '{print $3}' "$o/row.md"); eb=$(awk -F' *[|] *' '{print $4}' "$o/row.md")
+    secs=$(awk -F' *[|] *' '{print $8}' "$o/row.md")
+    rm -f "$o/verdict" "$o"/run-*.diff
+    for s in $scheds; do cells+=("$(cell "$o" "$s")"); done
+    [ "$nb" = no ] && [ "$eb" = no ] && cells=("both refuse" "both refuse" "both refuse")
+    case "${cells[*]}" in "same same same"|"both refuse both refuse both refuse") echo same >"$o/verdict" ;; esac
+    printf '%-28s | %-10s | %-9s | %s\n' "$name" "$nb" "$eb" "$(printf "%s | " "${cells[@]}")" >"$o/row.txt"
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$nb" "$eb" "${cells[@]}" "$secs" >"$o/row.md"
+}
+if [ -n "${REJUDGE:-}" ]; then
+    OUT=$REJUDGE gpu=1
+    for o in "$OUT"/*/; do [ -f "$o/row.md" ] && rejudge_program "${o%/}"; done
+else
 rm -f "$OUT"/*/row.md "$OUT"/*/row.txt "$OUT"/*/verdict "$OUT"/*/unfinished
 write_table
 for d in $(ordered_programs); do
@@ -290,6 +316,7 @@ while [ -n "$(jobs -rp)" ]; do
     sleep 1
 done
 wait 2>/dev/null
+fi
 write_table final
 rows=0; good=0; unfinished=0
 for bt in $(build_files); do

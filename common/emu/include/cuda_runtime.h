@@ -301,9 +301,34 @@ CUEMU_EXTERN_C cudaError_t cudaStreamDestroy(cudaStream_t stream);
 CUEMU_EXTERN_C cudaError_t cudaStreamQuery(cudaStream_t stream);
 CUEMU_EXTERN_C cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 CUEMU_EXTERN_C cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags);
-CUEMU_EXTERN_C cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device,
-                                                cudaStream_t stream);
-CUEMU_EXTERN_C cudaError_t cudaMemAdvise(const void *ptr, size_t count, int advice, int device);
+/* Managed memory hints, in CUDA 13's form (a location, not a device
+ * number): code written for CUDA 12's form is refused here as CUDA 13's
+ * nvcc refuses it.  On the emulator they change nothing. */
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeNone = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+    enum cudaMemLocationType type;
+    int id;
+};
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1,
+    cudaMemAdviseUnsetReadMostly = 2,
+    cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy = 5,
+    cudaMemAdviseUnsetAccessedBy = 6
+};
+CUEMU_EXTERN_C cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count,
+                                                struct cudaMemLocation location, unsigned int flags,
+                                                cudaStream_t stream = 0);
+CUEMU_EXTERN_C cudaError_t cudaMemAdvise(const void *ptr, size_t count, enum cudaMemoryAdvise advice,
+                                         struct cudaMemLocation location);
 CUEMU_EXTERN_C cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned int flags);
 CUEMU_EXTERN_C cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
 CUEMU_EXTERN_C cudaError_t cudaHostUnregister(void *ptr);
@@ -398,12 +423,6 @@ template <class T>
 static inline cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned int flags = cudaMemAttachGlobal)
 {
     return cudaMallocManaged((void **)ptr, size, flags);
-}
-/* CUDA 12's stream argument defaults to 0 (the OLCF training series calls
- * it with three arguments). */
-static inline cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device)
-{
-    return cudaMemPrefetchAsync(ptr, count, device, (cudaStream_t)0);
 }
 template <class T>
 static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)

@@ -187,14 +187,28 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
         return cudaErrorInvalidValue;
     return cuemu::alloc_device(ptr, size, (uintptr_t)__builtin_return_address(0), true);
 }
-cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device, cudaStream_t stream)
+/* A location the one emulated device can name: the device 0, or the host. */
+static bool location_ok(cudaMemLocation l)
 {
-    (void)ptr, (void)count, (void)device, (void)stream;
+    return (l.type == cudaMemLocationTypeDevice && l.id == 0) || l.type == cudaMemLocationTypeHost ||
+           l.type == cudaMemLocationTypeHostNuma || l.type == cudaMemLocationTypeHostNumaCurrent;
+}
+cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream)
+{
+    (void)ptr, (void)count, (void)stream;
+    if (!location_ok(location) || flags != 0)
+        return cuemu::set_last_error(cudaErrorInvalidValue), cudaErrorInvalidValue;
     return cudaSuccess;
 }
-cudaError_t cudaMemAdvise(const void *ptr, size_t count, int advice, int device)
+cudaError_t cudaMemAdvise(const void *ptr, size_t count, cudaMemoryAdvise advice,
+                          cudaMemLocation location)
 {
-    (void)ptr, (void)count, (void)advice, (void)device;
+    (void)ptr, (void)count;
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy ||
+        ((advice == cudaMemAdviseSetPreferredLocation || advice == cudaMemAdviseSetAccessedBy) &&
+         !location_ok(location)))
+        return cuemu::set_last_error(cudaErrorInvalidValue), cudaErrorInvalidValue;
     return cudaSuccess;
 }
 cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned int flags)

@@ -73,6 +73,11 @@ static void memories()
     CUDA_OK(cudaHostAlloc(&mapped, N * sizeof(int), cudaHostAllocMapped));
     CUDA_OK(cudaHostGetDevicePointer((void **)&dmapped, mapped, 0));
     CUDA_OK(cudaMallocManaged(&managed, N * sizeof(int)));
+    /* CUDA 13's managed-memory hints take a location (the CUDA 12 form,
+     * a device number, is refused by nvcc 13 and by the emulator alike) */
+    cudaMemLocation on_device = {cudaMemLocationTypeDevice, 0};
+    CUDA_OK(cudaMemAdvise(managed, N * sizeof(int), cudaMemAdviseSetPreferredLocation, on_device));
+    CUDA_OK(cudaMemPrefetchAsync(managed, N * sizeof(int), on_device, 0));
     CUDA_OK(cudaMalloc(&dev, N * sizeof(int)));
     fill<<<(N + 255) / 256, 256>>>(managed, N, 7);
     fill<<<(N + 255) / 256, 256>>>(dmapped, N, 3);
