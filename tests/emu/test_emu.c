@@ -631,6 +631,18 @@ Test(initcheck, read_past_a_too_short_memset)
                    "4 byte(s) at byte offset 64 of");
 }
 
+/* Every thread of 64 blocks reads never-written memory: one warning, and
+ * done long before the emulator's 3 s without progress (a deadlock). */
+Test(initcheck, every_thread_reads_never_written)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2 CUEMU_TIMEOUT=3", "./%s", "initcheck_every_thread");
+    cr_expect_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.out, "sum = 0");
+    EXPECT_CONTAINS(r.err, "initcheck_every_thread.cu:13");
+    cr_expect(strstr(r.err, "deadlock") == NULL, "reported a deadlock:\n%s", r.err);
+}
+
 /* ---- the driver ----------------------------------------------------------------------- */
 
 Test(driver, separate_compilation_of_cu_c_cpp_with_flags)
