@@ -212,6 +212,18 @@ static inline double __hiloint2double(int hi, int lo)
     return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
 }
 
+/* No contraction from here to the C library's group: emu-nvcc compiles .cu
+ * files with -ffp-contract=fast (nvcc's --fmad=true), and the exact
+ * rounding steps below (TwoSum, error terms, the wider type's single
+ * rounding) and the _rn intrinsics, which CUDA never merges into an FMA,
+ * must each round on their own.  GCC does not inline these functions into
+ * code compiled with other options, so a caller's contraction cannot reach
+ * them either.  (clang ignores the pragma: its builds keep -fmad=false.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 /* ---- rounding helpers (not CUDA names) ---------------------------------- */
 namespace cuemu {
 enum Round { RN, RZ, RU, RD };
@@ -684,6 +696,10 @@ static inline float cyl_bessel_i0f(float x) { return (float)cuemu::bessel_i((dou
 static inline double cyl_bessel_i0(double x) { return (double)cuemu::bessel_i((long double)x, 0); }
 static inline float cyl_bessel_i1f(float x) { return (float)cuemu::bessel_i((double)x, 1); }
 static inline double cyl_bessel_i1(double x) { return (double)cuemu::bessel_i((long double)x, 1); }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 /* @group C library functions | the host C library's (glibc) result: correctly rounded or within its documented ulp, not always the bits of CUDA's own (its bounds: the sweep) */
 /* @libm sqrtf cbrtf hypotf expf exp2f exp10f expm1f logf log2f log10f log1pf sinf cosf tanf sincosf */
