@@ -110,6 +110,53 @@ Test(subset, math_rounding_modes_are_exact)
     cr_expect_eq(r.status, 0, "math_rounding exited %d\n%s%s", r.status, r.out, r.err);
     EXPECT_CONTAINS(r.out, "math rounding: 189120 checks, 0 mismatches");
 }
+/* Does this machine have fused multiply-add?  emu-nvcc contracts device
+ * code only where it does (x86-64: the "fma" flag of /proc/cpuinfo;
+ * aarch64: always). */
+static int machine_has_fma(void)
+{
+#if defined(__aarch64__)
+    return 1;
+#else
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[8192];
+    int has = 0;
+    while (f && !has && fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0)
+            has = strstr(line, " fma ") != NULL || strstr(line, " fma\n") != NULL;
+    if (f)
+        fclose(f);
+    return has;
+#endif
+}
+
+/* Device code's a*b+c is one fused multiply-add, as under nvcc's default
+ * --fmad=true, where the machine has FMA (else separate roundings, as
+ * before); host code and the _rn intrinsics never are; -fmad=false turns
+ * it off. */
+Test(subset, device_code_contracts_like_nvcc_fmad)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2", "./fma_contract");
+    cr_expect_eq(r.status, 0, "fma_contract exited %d\n%s%s", r.status, r.out, r.err);
+    EXPECT_CONTAINS(r.out, "fma_contract: ok");
+    if (machine_has_fma()) {
+        EXPECT_CONTAINS(r.out, "float  a*a - c = 5.96046448e-08, __fmul_rn(a, a) - c = 0\n");
+        EXPECT_CONTAINS(r.out, "double a*a - c = 5.5511151231257827e-17, __dmul_rn(a, a) - c = 0\n");
+        EXPECT_CONTAINS(r.out, "host   a*a - c = 0\ncontracted\n");
+    } else {
+        EXPECT_CONTAINS(r.out, "separate\n");
+    }
+    const char *nvcc = env_or("EMU_NVCC", "common/emu/emu-nvcc");
+    const char *src = env_or("CUEMU_TEST_SRC", "tests/emu");
+    run(&r, "", "%s -O2 -fmad=false -o fma_contract_off %s/programs/fma_contract.cu", nvcc, src);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run(&r, "CUEMU_THREADS=2", "./fma_contract_off");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    EXPECT_CONTAINS(r.out, "float  a*a - c = 0, __fmul_rn(a, a) - c = 0\n");
+    EXPECT_CONTAINS(r.out, "separate\nfma_contract: ok\n");
+}
+
 Test(subset, ordinary_cuda_program_shfl_reduce)
 {
     static struct result first, r;

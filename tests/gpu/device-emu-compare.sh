@@ -11,7 +11,7 @@ set -u
 OUT=${OUT:-/tmp/device-emu-compare}
 mkdir -p "$OUT"
 cd "$(dirname "$0")/../.."
-PROGS="cg_tiles cg_coalesced intrinsics launch_forms launch_errors runtime_breadth diag_cg shfl_reduce device_h100 coop_full warp_volatile kernel_args math_rounding"
+PROGS="cg_tiles cg_coalesced intrinsics launch_forms launch_errors runtime_breadth diag_cg shfl_reduce device_h100 coop_full warp_volatile kernel_args math_rounding fma_contract"
 # Programs that read device memory nothing wrote (issue 39): the emulator
 # warns on stderr (initcheck), so only stdout is compared: the GPU's answer
 # must be the emulator's under CUEMU_FRESH=zero, its default.

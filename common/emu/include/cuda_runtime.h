@@ -37,8 +37,21 @@
  * __shared__ is rewritten by emu-nvcc's source pass (static per-block
  * storage); defining it here as well lets plain host files that merely
  * mention it compile. */
+#if defined(CUEMU_CONTRACT_DEVICE) && defined(__GNUC__) && !defined(__clang__)
+/* nvcc contracts a*b+c into one fused multiply-add in device code by
+ * default (--fmad=true); host code is compiled by a host compiler that
+ * does not.  emu-nvcc, where the machine has FMA, compiles a .cu file
+ * with -mfma -ffp-contract=off and defines CUEMU_CONTRACT_DEVICE, so that
+ * kernels and __device__ functions (and what is inlined into them:
+ * lambdas, templates) are contracted and host functions are not.  On a
+ * variable the attribute means nothing (emu-nvcc passes -Wno-attributes).
+ * A __host__ __device__ function is contracted for host callers too. */
+#define __global__ __attribute__((optimize("fp-contract=fast")))
+#define __device__ __attribute__((optimize("fp-contract=fast")))
+#else
 #define __global__
 #define __device__
+#endif
 #define __host__
 #define __constant__
 #define __managed__

@@ -212,6 +212,21 @@ static inline double __hiloint2double(int hi, int lo)
     return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
 }
 
+/* No contraction in the regions between "push_options" and "pop_options"
+ * below: emu-nvcc marks device code for -ffp-contract=fast (nvcc's
+ * --fmad=true, cuda_runtime.h), and the exact rounding steps there
+ * (TwoSum, error terms, the wider type's single rounding) and the _rn
+ * arithmetic intrinsics, which CUDA never merges into an FMA, must each
+ * round on their own.  GCC does not inline a function compiled with other
+ * options into a contracted caller, so the caller's contraction cannot
+ * reach them (the cost: a call).  Functions outside the regions have no
+ * a*b+c in float or double and stay inlinable.  (clang ignores the pragma:
+ * emu-nvcc contracts nothing with clang.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 /* ---- rounding helpers (not CUDA names) ---------------------------------- */
 namespace cuemu {
 enum Round { RN, RZ, RU, RD };
@@ -331,6 +346,10 @@ static inline double dfma(double a, double b, double c, Round m)
     return in_mode<double>(m, [&] { volatile double x = a, y = b, z = c; return std::fma((double)x, (double)y, (double)z); });
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
 /* An integer x (exact in long double, as every 64-bit one is on x86-64)
  * rounded to F in mode m. */
 template <class F, class I> static inline F int_to(I x, Round m)
@@ -367,6 +386,11 @@ template <class I, class F> static inline I to_int(F x, Round m)
     return (I)r;
 }
 } // namespace cuemu
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 /* @group Float arithmetic with a rounding mode | exact, every mode: computed in double with an exact error term */
 static inline float __fadd_rn(float a, float b) { return a + b; }
@@ -434,6 +458,10 @@ static inline double __fma_rz(double a, double b, double c) { return cuemu::dfma
 static inline double __fma_ru(double a, double b, double c) { return cuemu::dfma(a, b, c, cuemu::RU); }
 static inline double __fma_rd(double a, double b, double c) { return cuemu::dfma(a, b, c, cuemu::RD); }
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
 /* @group Conversions | exact, every mode; float to integer saturates; NaN gives 0 from a float to a 32-bit integer, else the top bit alone (0x80000000, 0x8000000000000000), as a GPU's cvt does */
 #define CUEMU_TO_INT(F, fname, I, iname)                                                    \
     static inline I __##fname##2##iname##_rn(F x) { return cuemu::to_int<I>(x, cuemu::RN); } \
@@ -497,6 +525,11 @@ inline float __powf(float x, float y) noexcept { return powf(x, y); }
 }
 static inline float __fdividef(float a, float b) { return a / b; }
 static inline float fdividef(float a, float b) { return a / b; }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 /* ---- the CUDA Math API beyond C: helpers (not CUDA names) ---------------- */
 namespace cuemu {
@@ -610,6 +643,10 @@ template <class W, class F> static inline W norm_n(int n, const F *p)
     return std::sqrt(s);
 }
 } // namespace cuemu
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 /* @group CUDA Math API functions the C library lacks | computed in a wider type (double for float, long double for double), then rounded once */
 static inline float rsqrtf(float x) { return (float)(1.0 / std::sqrt((double)x)); }
