@@ -230,7 +230,7 @@ Test(fsview, what_the_program_leaves_running_dies_with_it)
     int alive = 1;
     for (int tries = 0; alive && tries < 30; tries++) {
         usleep(100 * 1000);
-        alive = system("pgrep -x sleep -a | grep -q 'sleep 4[12]'") == 0;
+        alive = system("pgrep -x sleep -a | grep -qE ' sleep 4[12]$'") == 0; /* (not 'sleep 420') */
     }
     cr_assert(!alive, "a background process outlived its sandbox");
 }
