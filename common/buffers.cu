@@ -74,6 +74,22 @@ static void *device_fenced(size_t n, const void *content, uint32_t fill)
 {
     size_t words = n + device_guard();
     void *dev;
+#ifdef __CUEMU__
+    /* The emulator's device memory is the host's: the whole buffer is made
+     * on the host first, so that a host short of memory fails as the host
+     * (EXIT_HOST_ERROR, tests/host-memory.sh), not as a CUDA error. */
+    uint32_t *staged = host_words(words);
+    if (content)
+        memcpy(staged, content, n * 4);
+    else
+        fill_words(staged, n, fill);
+    fill_words(staged + n, device_guard(), GUARD_WORD);
+    CUDA_CHECK(cudaMalloc(&dev, words * 4));
+    if (content || !exact_buffers)
+        CUDA_CHECK(cudaMemcpy(dev, staged, words * 4, cudaMemcpyHostToDevice));
+    free(staged);
+    return dev;
+#endif
     CUDA_CHECK(cudaMalloc(&dev, words * 4));
     if (content) { /* copied from where it is: no second host copy of n words */
         CUDA_CHECK(cudaMemcpy(dev, content, n * 4, cudaMemcpyHostToDevice));
