@@ -88,8 +88,7 @@ static void *device_fenced(size_t n, const void *content, uint32_t fill)
     if (content || !exact_buffers)
         CUDA_CHECK(cudaMemcpy(dev, staged, words * 4, cudaMemcpyHostToDevice));
     free(staged);
-    return dev;
-#endif
+#else
     CUDA_CHECK(cudaMalloc(&dev, words * 4));
     if (content) { /* copied from where it is: no second host copy of n words */
         CUDA_CHECK(cudaMemcpy(dev, content, n * 4, cudaMemcpyHostToDevice));
@@ -103,6 +102,7 @@ static void *device_fenced(size_t n, const void *content, uint32_t fill)
         fill_words(band, GUARD_ELEMS, GUARD_WORD);
         CUDA_CHECK(cudaMemcpy((uint32_t *)dev + n, band, sizeof band, cudaMemcpyHostToDevice));
     }
+#endif
     return dev;
 }
 
@@ -179,51 +179,19 @@ static void *device_made(size_t n, const cli_opts *o, uint32_t fill)
  * before the array are 0), computed in the unsigned type of the element's
  * width so that it wraps.  reference.c encodes the other way (k passes), so
  * the two check each other. */
-template <typename U> KIT_HD static U encode_at(const U *x, size_t i, int order, int tuple)
-{
-    U acc = 0, binom = 1; /* C(order, j) */
-    for (int j = 0; j <= order && (size_t)j * tuple <= i; j++) {
-        U term = binom * x[i - (size_t)j * tuple];
-        acc = (j & 1) ? acc - term : acc + term;
-        binom = binom * (U)(order - j) / (U)(j + 1); /* exact: C(k, j+1) */
-    }
-    return acc;
-}
-
 template <typename U>
 __global__ static void encode_kernel(const U *x, U *e, size_t n, int order, int tuple)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        e[i] = encode_at(x, i, order, tuple);
-}
-
-/* The same pass on the host, a slice of it per core (host_par.h): a
- * witnessed run's input, which no kernel of the harness's may make. */
-typedef struct {
-    const void *x;
-    void *e;
-    int order, tuple, wide;
-} encode_job;
-
-static void encode_part(size_t from, size_t to, int slice, void *ctx)
-{
-    (void)slice;
-    const encode_job *j = (const encode_job *)ctx;
-    for (size_t i = from; i < to; i++) {
-        if (j->wide)
-            ((uint64_t *)j->e)[i] = encode_at((const uint64_t *)j->x, i, j->order, j->tuple);
-        else
-            ((uint32_t *)j->e)[i] = encode_at((const uint32_t *)j->x, i, j->order, j->tuple);
+         i += (size_t)gridDim.x * blockDim.x) {
+        U acc = 0, binom = 1; /* C(order, j) */
+        for (int j = 0; j <= order && (size_t)j * tuple <= i; j++) {
+            U term = binom * x[i - (size_t)j * tuple];
+            acc = (j & 1) ? acc - term : acc + term;
+            binom = binom * (U)(order - j) / (U)(j + 1); /* exact: C(k, j+1) */
+        }
+        e[i] = acc;
     }
-}
-
-static void *encode_on_host(const void *x, const cli_opts *o, const kind_params *k)
-{
-    void *e = host_alloc(o->n * dtype_size(o->dtype) + 4);
-    encode_job j = {x, e, k->order, k->tuple, o->dtype == DT_INT64};
-    host_parallel(o->n, encode_part, &j);
-    return e;
 }
 
 /* Replace the device input x (n elements) by its encoding: the input a
@@ -267,8 +235,10 @@ void buffers_make(const cli_opts *o, kind_t kind, const kind_params *k, size_t o
         return;
     }
     void *encoded = NULL;
-    if (encoded_input && o->witness) { /* encoded here: no encode_kernel */
-        encoded = encode_on_host(in_host, o, k);
+    if (encoded_input && o->witness) { /* encoded here (on every core: reference.c), no encode_kernel */
+        encoded = host_words(in_words + 1);
+        memcpy(encoded, in_host, in_words * 4);
+        kind_encode(kind, encoded, o->n, o->dtype, k);
     }
     void *in = device_fenced(in_words, encoded ? encoded : in_host, 0);
     free(encoded);

@@ -1,7 +1,8 @@
 /*
  * host_par.h - a loop over [0, n) split across the host's cores, for the
  * host-side work that grows with a case's size: the grader's copy of an
- * input (regen.h), a witnessed run's input and its encoding (buffers.cu).
+ * input (regen.h), a witnessed run's input, a delta code's passes
+ * (reference.c: a witnessed decode's encoding, the grader's check).
  * At 2^26 elements one core spent 0.4-0.6 s making a witnessed case's
  * input and 1.2-1.4 s making and encoding an order-8 one (H200,
  * tests/gpu/device-witness-steps.sh), inside the grader's hold of the GPU.
