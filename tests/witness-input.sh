@@ -5,12 +5,11 @@
 # by reference.c's k passes, each split across the cores too; every other
 # run makes it on the device and encodes it there in one pass
 # (buffers.cu's encode_kernel; on the emulator, from the host's copy).
-# Both ways must give the kernel the same input, bit for bit: the raw output of
-# the reference's one launch (-r 0) with --witness must equal the one
-# without, for a scan
-# (lab 3), an order-8 decode and a 5-tuple order-3 decode of int64
-# (lab 7); the order-8 one at 2^23+5, which takes two slices on two cores.
-# Exit status 1 on any difference or failed run.
+# Both ways must give the kernel the same input, bit for bit: the raw
+# output of the reference's one launch (-r 0) with --witness must equal
+# the one without, for a scan (lab 3), an order-8 decode and a 5-tuple
+# order-3 decode of int64 (lab 7); the order-8 one at 2^23+5, which takes
+# two slices on two cores.  Exit status 1 on any difference or failed run.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1

@@ -222,23 +222,32 @@ one_program() {
     build_both "$d" "$o"
     run_all "$o"
     for s in $scheds; do cells+=("$(cell "$o" "$s")"); done
-    # A program that nvcc refuses and the emulator refuses too (code from
-    # before CUDA 9, say) behaves the same on both: counted as identical.
-    if [ "$nb" = no ] && [ "$eb" = no ]; then
-        cells=("both refuse" "both refuse" "both refuse")
-        echo same >"$o/verdict"
-    fi
-    [ "${cells[*]}" = "same same same" ] && echo same >"$o/verdict"
     case "$nb $eb ${cells[*]}" in *deadline*) echo deadline >"$o/unfinished" ;; esac
     for s in gpu $scheds; do
         [ -f "$o/run-${s/:/-}.secs" ] && secs+=("$(cat "$o/run-${s/:/-}.secs")") || secs+=(-)
     done
     clean_program "$o"
-    printf '%-28s | %-10s | %-9s | %s\n' "$name" "$nb" "$eb" "$(printf "%s | " "${cells[@]}")" >"$o/row.txt"
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$nb" "$eb" "${cells[@]}" "${secs[*]}" >"$o/row.md.tmp"
-    mv "$o/row.md.tmp" "$o/row.md"
+    write_row "$o" "${secs[*]}" "${cells[@]}"
     write_table
     give
+}
+
+# Program folder $1's row from nb, eb, its seconds $2 and its three cells
+# ($3...): row.txt, row.md (whole, by mv) and "same" in verdict when every
+# schedule printed what the GPU printed.  A program that nvcc refuses and
+# the emulator refuses too (code from before CUDA 9, say) behaves the same
+# on both: counted as identical.
+write_row() {
+    local o=$1 secs=$2 name
+    shift 2
+    local cells=("$@")
+    name=$(basename "$o")
+    rm -f "$o/verdict"
+    [ "$nb" = no ] && [ "$eb" = no ] && cells=("both refuse" "both refuse" "both refuse")
+    case "${cells[*]}" in "same same same"|"both refuse both refuse both refuse") echo same >"$o/verdict" ;; esac
+    printf '%-28s | %-10s | %-9s | %s\n' "$name" "$nb" "$eb" "$(printf "%s | " "${cells[@]}")" >"$o/row.txt"
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$nb" "$eb" "${cells[@]}" "$secs" >"$o/row.md.tmp"
+    mv "$o/row.md.tmp" "$o/row.md"
 }
 
 # $OUT/table.md and $OUT/times.txt from the rows written so far; a program
@@ -284,16 +293,12 @@ ordered_programs() {
 # as it came back) judged again from the outputs it kept, with today's
 # filter, and its table rewritten (its builds and seconds as they were).
 rejudge_program() {
-    local o=$1 name s cells=() secs
-    name=$(basename "$o")
+    local o=$1 s cells=() secs
     nb=$(awk -F' *[|] *' '{print $3}' "$o/row.md"); eb=$(awk -F' *[|] *' '{print $4}' "$o/row.md")
     secs=$(awk -F' *[|] *' '{print $8}' "$o/row.md")
-    rm -f "$o/verdict" "$o"/run-*.diff
+    rm -f "$o"/run-*.diff
     for s in $scheds; do cells+=("$(cell "$o" "$s")"); done
-    [ "$nb" = no ] && [ "$eb" = no ] && cells=("both refuse" "both refuse" "both refuse")
-    case "${cells[*]}" in "same same same"|"both refuse both refuse both refuse") echo same >"$o/verdict" ;; esac
-    printf '%-28s | %-10s | %-9s | %s\n' "$name" "$nb" "$eb" "$(printf "%s | " "${cells[@]}")" >"$o/row.txt"
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$nb" "$eb" "${cells[@]}" "$secs" >"$o/row.md"
+    write_row "$o" "$secs" "${cells[@]}"
 }
 if [ -n "${REJUDGE:-}" ]; then
     OUT=$REJUDGE gpu=1
