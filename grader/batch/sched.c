@@ -124,6 +124,10 @@ static int child_env(const child_args *c, const char *tmp)
         /* Workers sharing this GPU time one at a time (grader/gpulock.h). */
         snprintf(lock, sizeof lock, "%s/gpu%d", c->b->scratch, c->gpu);
         setenv("GRADE_GPU_LOCK", lock, 1);
+        /* ...and are held against one timed round of the reference, kept
+         * there while it is recent (grader/ref_round.h). */
+        snprintf(lock, sizeof lock, "%s/gpu%d.round", c->b->scratch, c->gpu);
+        setenv("GRADE_REF_ROUND", lock, 1);
     }
     if (geteuid() == 0) {
         /* A user of its own per worker: the process limit (RLIMIT_NPROC)
