@@ -267,6 +267,9 @@ $(BUILD)/tests/%: tests/%.c $(HOST_OBJS) $(GRADER_LIB) $(HEADERS) | $(BUILD)/tes
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I grader -DKIT_TOP='"$(TOP)"' -o $@ $< $(GRADER_LIB) $(HOST_OBJS) -lcriterion $(DEPS_FLAGS) $(GRADER_LIBS) -lm -lpthread
 
+# runs `grade --sandbox-exec --gate` itself
+$(BUILD)/tests/test_witness_gate: | $(BUILD)/grader
+
 # Builds of the tests and the compile check use every core.
 CHECK_JOBS := $(shell nproc 2>/dev/null || echo 2)
 test: deps-check

@@ -149,8 +149,8 @@ void launch_case(const run_plan *plan, const suite_case *c, case_run *run)
         sb = *plan->sandbox;
         sb.max_file = case_max_file(c);
     }
-    run_sandboxed(argv, log, plan->timeout_s + LIMIT_KILL_GRACE_S, plan->sandbox ? &sb : NULL,
-                  &run->st);
+    run_watched(argv, log, plan->timeout_s + LIMIT_KILL_GRACE_S, NULL, 0,
+                plan->sandbox ? &sb : NULL, plan->gate, &run->st);
     emu_env_restore(&saved);
     if (plan->wrap && run->st.exited && run->st.code == SANITIZER_FOUND_EXIT)
         sanitizer_excerpt(log, run->excerpt, sizeof run->excerpt);
@@ -260,7 +260,8 @@ static void run_list(const run_plan *plan, const suite_case *const *cases, int c
     emu_env_set(cases[0], plan->timeout_s, &saved);
     double per_case = plan->timeout_s + LIMIT_KILL_GRACE_S;
     safe_unlink(progress);
-    run_watched(argv, log, per_case * count, progress, per_case, plan->sandbox ? &sb : NULL, st);
+    run_watched(argv, log, per_case * count, progress, per_case, plan->sandbox ? &sb : NULL,
+                plan->gate, st);
     emu_env_restore(&saved);
 }
 

@@ -35,6 +35,7 @@ typedef struct {
     int witness_marks;   /* with witness, in a unit: case i starts with the kit's
                             marker kernel (--witness-mark i, common/witness_mark.h) */
     int traffic;         /* --traffic: the emulator counts the run's global traffic */
+    const struct run_gate *gate; /* the wrap's gate (run.h), or NULL */
 } run_plan;
 
 /* The exit status a wrapping compute-sanitizer is told to use for findings

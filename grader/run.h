@@ -34,11 +34,28 @@ struct sandbox_s;
 int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
                   const struct sandbox_s *sb, run_status *st);
 
+/*
+ * A gate the child waits at before its program starts (`grade
+ * --sandbox-exec --gate`, sandbox_exec.h): the child sends a byte on
+ * ready_fd (the read end of its ready FIFO, non-blocking) when it waits,
+ * and open(gate) is then called to let it through, once a run (again
+ * only when it found nobody waiting: a stale byte).  A
+ * witness (witness.h) starts ncu this way without holding the GPU and
+ * takes the GPU alone only once the student's program is about to start.
+ * The time open() takes (waiting for the GPU) counts against neither the
+ * run's limit nor its stall limit.
+ */
+typedef struct run_gate {
+    int ready_fd;
+    int (*open)(const struct run_gate *gate); /* 1: let through; 0: nobody was waiting */
+} run_gate;
+
 /* The same, also killed (as timed out) when the file `progress` has not
  * changed size for stall_s seconds: a list of cases (unit.h) gets a limit
- * per case this way, however many it holds. */
+ * per case this way, however many it holds; gate may be NULL. */
 int run_watched(char *const argv[], const char *log_path, double timeout_s, const char *progress,
-                double stall_s, const struct sandbox_s *sb, run_status *st);
+                double stall_s, const struct sandbox_s *sb, const run_gate *gate,
+                run_status *st);
 
 /* Last `max` bytes of a file (NUL-terminated), for showing a log's end. */
 void read_tail(const char *path, char *buf, size_t max);

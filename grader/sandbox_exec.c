@@ -10,26 +10,35 @@
  * then runs the program.
  *
  *   grade --sandbox-exec [--home DIR] [--max-file BYTES] [--log FILE]
- *         -- PROGRAM ARGS...
+ *         [--gate PATH] -- PROGRAM ARGS...
  *
  * The program's output goes to FILE (in the student's folder) and not to
  * the profiler's: the profiler's report, which the grader reads back,
  * is on a file of the grader's that the program can neither write nor
  * reopen.
+ *
+ * With --gate, the last step before the program starts waits for the
+ * grader (run.h's run_gate): a byte on the FIFO PATH.ready says it waits,
+ * a byte on PATH.go lets it through.  The grader takes the GPU alone only
+ * then, so ncu's own start (0.6 s) overlaps other workers' runs; until
+ * the exec, no code of the student's has run, so nothing can reach the
+ * GPU before the grader holds it.
  */
 #define _GNU_SOURCE
 #include "sandbox_exec.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sandbox.h"
 
 /* The options before "--"; the index of the program's name, or -1. */
-static int parse(int argc, char **argv, sandbox *sb, const char **log)
+static int parse(int argc, char **argv, sandbox *sb, const char **log, const char **gate)
 {
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
@@ -44,6 +53,8 @@ static int parse(int argc, char **argv, sandbox *sb, const char **log)
             sb->max_file = strtoull(val, NULL, 10);
         else if (!strcmp(o, "--log"))
             *log = val;
+        else if (!strcmp(o, "--gate"))
+            *gate = val;
         else
             return -1;
     }
@@ -62,19 +73,54 @@ static int to_log(const char *log)
     return 0;
 }
 
+/* The gate's FIFO PATH<suffix> opened with flags (no link followed, not
+ * inherited by the program); -1 when it is not a FIFO. */
+static int open_fifo(const char *gate, const char *suffix, int flags)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (snprintf(path, sizeof path, "%s%s", gate, suffix) >= (int)sizeof path)
+        return -1;
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* Say on PATH.ready that the program is about to start, then wait for the
+ * grader's byte on PATH.go (opened read-write, and first: a FIFO with no
+ * writer reads as its end, and the grader writes only to a waiting
+ * reader).  Opened after sandbox_enter, which closes every inherited
+ * file.  0 once let through, -1 when there is no gate or grader. */
+static int wait_at_gate(const char *gate)
+{
+    char byte = 'r';
+    int go = open_fifo(gate, ".go", O_RDWR);
+    int ready = go >= 0 ? open_fifo(gate, ".ready", O_WRONLY | O_NONBLOCK) : -1;
+    int said = ready >= 0 && write(ready, &byte, 1) == 1;
+    if (ready >= 0)
+        close(ready);
+    int through = said && read(go, &byte, 1) == 1 && byte == 'g';
+    if (go >= 0)
+        close(go);
+    return through ? 0 : -1;
+}
+
 int sandbox_exec_main(int argc, char **argv)
 {
     sandbox sb;
-    const char *log = NULL;
+    const char *log = NULL, *gate = NULL;
     char why[512];
     sandbox_defaults(&sb, NULL);
     sb.uid = sb.gid = -1;  /* the cell's user already */
     sb.isolate_net = 0;    /* the cell's network namespace already */
     sb.profiled = 1;
-    int prog = parse(argc, argv, &sb, &log);
+    int prog = parse(argc, argv, &sb, &log, &gate);
     if (prog < 0) {
         fprintf(stderr, "grade --sandbox-exec: usage: [--home D] [--max-file B] [--log F] "
-                        "-- PROGRAM ARGS...\n");
+                        "[--gate PATH] -- PROGRAM ARGS...\n");
         return 2;
     }
     if (log && to_log(log) != 0) {
@@ -83,6 +129,10 @@ int sandbox_exec_main(int argc, char **argv)
     }
     if (sandbox_enter(&sb, why, sizeof why) != 0) {
         fprintf(stderr, "grader sandbox: %s\n", why);
+        return 126;
+    }
+    if (gate && wait_at_gate(gate) != 0) {
+        fprintf(stderr, "grader sandbox: the grader did not open the gate at %s\n", gate);
         return 126;
     }
     execvp(argv[prog], argv + prog);

@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 #include "fsview.h"
-#include "gpulock.h"
 #include "isolation.h"
 #include "sandbox.h"
 #include "safefile.h"
 #include "tunables.h"
+#include "witness_gate.h"
 #include "witness_mark.h"
 
 int witness_mode_get(witness_mode *mode, char *why, size_t len)
@@ -192,12 +192,12 @@ int witness_parse_marked(const char *path, int count, double *ns, int *kernels)
     return bad ? -1 : marks;
 }
 
-/* ncu's options, then `grade --sandbox-exec` with the program's own log,
- * into wrap (NULL-terminated); the number of words, or -1.  No
+/* ncu's options, then `grade --sandbox-exec` with the program's own log
+ * and the gate it waits at (witness_gate.h), into wrap (NULL-terminated); the number of words, or -1.  No
  * --log-file: ncu's report goes to its standard output, the grader's own
  * log, which the program (its output sent elsewhere) cannot write. */
 static int wrap_words(const char *ncu, const char *home, const char *run_log,
-                      unsigned long long max_file, char **wrap)
+                      const char *gate, unsigned long long max_file, char **wrap)
 {
     static char self[PATH_MAX], max_file_text[32];
     static const char *const ncu_opts[] = {
@@ -214,6 +214,7 @@ static int wrap_words(const char *ncu, const char *home, const char *run_log,
     wrap[a++] = self; wrap[a++] = "--sandbox-exec";
     wrap[a++] = "--home"; wrap[a++] = (char *)home;
     wrap[a++] = "--log"; wrap[a++] = (char *)run_log;
+    wrap[a++] = "--gate"; wrap[a++] = (char *)gate;
     snprintf(max_file_text, sizeof max_file_text, "%llu", max_file);
     wrap[a++] = "--max-file"; wrap[a++] = max_file_text; /* the cell applies no limit itself */
     wrap[a++] = "--";
@@ -274,7 +275,7 @@ static int witness_plan(const run_plan *plan, const char *ncu, unsigned long lon
         return snprintf(why, len, "cannot make the witness's folders: %s", strerror(errno)), -1;
     if (sb && sb->uid >= 0)
         sandbox_hand_over(box, sb->uid, sb->gid);
-    if (wrap_words(ncu, box, run_log, max_file, wrap) < 0)
+    if (wrap_words(ncu, box, run_log, witness_gate_path(box), max_file, wrap) < 0)
         return snprintf(why, len, "cannot name the grader's executable for ncu"), -1;
     /* ncu runs in a cell as the sandbox's user, in the student's view: a
      * program it starts has no more rights than in any other run. */
@@ -310,26 +311,24 @@ static double per_call_ms(double ns)
     return ns / 1e6 / (1 + WITNESS_WARMUP + WITNESS_REPS);
 }
 
+/* The user the gate's FIFOs are for: the cell's (-1: the grader's own,
+ * when there is no sandbox user). */
+static int gate_uid(const run_plan *p)
+{
+    return p->sandbox ? p->sandbox->uid : -1;
+}
+
+static int gate_gid(const run_plan *p)
+{
+    return p->sandbox ? p->sandbox->gid : -1;
+}
+
 /*
- * Hold the GPU alone (gpulock.h) while ncu's process runs, and only then:
- * its kernel durations include any time another worker's kernels take
- * the GPU from them, and its kernels would slow another worker's timed
- * runs.  The outputs are judged after the hold is given back: checking
- * 2^26 elements on the host (half a second and more) needs no GPU, and in
- * a batch every other worker of this GPU waits for the hold.
+ * The outputs of a witnessed process are judged after the GPU is given
+ * back (witness_gate_disarm): checking 2^26 elements on the host (half a
+ * second and more) needs no GPU, and in a batch every other worker of
+ * this GPU waits for the hold.
  */
-static void hold_gpu(void)
-{
-    if (WITNESS_GPU_ALONE)
-        gpu_lock_exclusive();
-}
-
-static void release_gpu(void)
-{
-    if (WITNESS_GPU_ALONE)
-        gpu_unlock();
-}
-
 static void trace_took(const run_plan *plan, const char *what, double t0)
 {
     if (getenv("GRADE_TRACE"))
@@ -386,9 +385,10 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     snprintf(log, sizeof log, "%s/case.log", p.work);
     case_run run;
     double t0 = now_s();
-    hold_gpu();
+    if (!(p.gate = witness_gate_arm(gate_uid(&p), gate_gid(&p), why, len)))
+        return -1;
     launch_case(&p, c, &run);
-    release_gpu();
+    witness_gate_disarm();
     trace_took(plan, "", t0);
     judge_run(&p, c, &run, &w->run);
     double ns;
@@ -425,9 +425,10 @@ int witness_unit(const run_plan *plan, const suite_case *const *cases, int count
     remove(alone_log);
     case_run runs[WITNESS_UNIT_MAX];
     double t0 = now_s();
-    hold_gpu();
+    if (!(p.gate = witness_gate_arm(gate_uid(&p), gate_gid(&p), why, len)))
+        return -1;
     int done = launch_unit(&p, cases, count, runs);
-    release_gpu();
+    witness_gate_disarm();
     trace_took(plan, ", all cases in one process", t0);
     /* A case run again alone (launch.h: a crash is confirmed so) left its
      * kernels in another table: the unit's cannot be split, so the caller

@@ -21,6 +21,9 @@
  * sandbox's user cannot open.  ncu's tracking needs to share the PID and
  * network namespaces and /tmp with its target, hence the cell; ncu's
  * lock and tracking folders in the private /tmp belong to the cell's user.
+ * The GPU is held alone from the moment `grade --sandbox-exec` is about to
+ * start the program to the end of ncu's process, not during ncu's own
+ * start (witness_gate.h).
  *
  * What it does not stop: code in the student's process can tamper with
  * ncu's in-process collector, signal ncu (the same user: the run is then

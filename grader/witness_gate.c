@@ -1,0 +1,84 @@
+/*
+ * witness_gate.c - see witness_gate.h.
+ */
+#define _GNU_SOURCE
+#include "witness_gate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpulock.h"
+#include "safefile.h"
+#include "tunables.h"
+
+static char gate_path[PATH_MAX], ready_path[PATH_MAX + 8], go_path[PATH_MAX + 8];
+static run_gate gate = {.ready_fd = -1};
+
+const char *witness_gate_path(const char *dir)
+{
+    snprintf(gate_path, sizeof gate_path, "%s/gate", dir);
+    snprintf(ready_path, sizeof ready_path, "%s.ready", gate_path);
+    snprintf(go_path, sizeof go_path, "%s.go", gate_path);
+    return gate_path;
+}
+
+/* run_gate's open: the GPU taken alone (once: a process run again within
+ * the same hold keeps it), then the waiting program let through.  0 when
+ * nobody waits on PATH.go (a stale byte on PATH.ready). */
+static int open_gate(const run_gate *g)
+{
+    (void)g;
+    char byte = 'g';
+    int go = open(go_path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (go < 0)
+        return 0; /* ENXIO: no reader, nobody at the gate */
+    if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_EXCLUSIVE)
+        gpu_lock_exclusive();
+    int sent = write(go, &byte, 1) == 1;
+    close(go);
+    return sent;
+}
+
+/* A FIFO at path, new, for uid/gid. */
+static int make_fifo(const char *path, int uid, int gid)
+{
+    if (safe_unlink(path) != 0 && errno != ENOENT)
+        return -1;
+    if (mkfifo(path, 0600) != 0)
+        return -1;
+    return uid >= 0 && chown(path, (uid_t)uid, (gid_t)gid) != 0 ? -1 : 0;
+}
+
+const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len)
+{
+    struct stat st;
+    if (!gate_path[0] || make_fifo(ready_path, uid, gid) != 0 ||
+        make_fifo(go_path, uid, gid) != 0) {
+        snprintf(why, len, "cannot make the witness's gate: %s", strerror(errno));
+        return NULL;
+    }
+    gate.ready_fd = open(ready_path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (gate.ready_fd < 0 || fstat(gate.ready_fd, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+        snprintf(why, len, "cannot open the witness's gate");
+        witness_gate_disarm();
+        return NULL;
+    }
+    gate.open = open_gate;
+    return &gate;
+}
+
+void witness_gate_disarm(void)
+{
+    if (WITNESS_GPU_ALONE && gpu_lock_held() == GPU_HELD_EXCLUSIVE)
+        gpu_unlock();
+    if (gate.ready_fd >= 0)
+        close(gate.ready_fd);
+    gate.ready_fd = -1;
+    safe_unlink(ready_path);
+    safe_unlink(go_path);
+}

@@ -1,0 +1,37 @@
+/*
+ * witness_gate.h - when a witness holds the GPU alone.
+ *
+ * A witnessed run must have the GPU to itself from the first instruction
+ * of the student's program to its end: its kernels' durations include
+ * anything another worker's kernels take from them, and its kernels
+ * would slow another worker's timed runs.  ncu's own start (0.6 s on an
+ * H200) comes before that and needs no GPU, so the witness starts ncu
+ * with `grade --sandbox-exec --gate PATH` (sandbox_exec.h), which waits
+ * just before it runs the program; the grader takes the GPU alone
+ * (gpulock.h) when it says so, and lets it through (run.h's run_gate).
+ * In a batch the other workers of the GPU run meanwhile.
+ *
+ * The gate is two FIFOs, PATH.ready and PATH.go, made afresh in the
+ * witness's folder before each witnessed process, for the sandbox's
+ * user; no code of the student's runs until the grader has written to
+ * PATH.go, so nothing the student wrote can open the gate early, and a
+ * stale byte on PATH.ready (written by an earlier run) finds nobody
+ * waiting and is not taken for the program's.
+ */
+#ifndef WITNESS_GATE_H
+#define WITNESS_GATE_H
+#include <stddef.h>
+
+#include "run.h"
+
+/* The gate's PATH in the folder dir (for --gate), kept by the module. */
+const char *witness_gate_path(const char *dir);
+
+/* Make the gate's FIFOs for the sandbox's user uid/gid (-1: this one) and
+ * open its ready end; NULL with why when it cannot be made. */
+const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len);
+
+/* Close and remove the gate, and give the GPU back if it was taken. */
+void witness_gate_disarm(void);
+
+#endif /* WITNESS_GATE_H */

@@ -1,0 +1,140 @@
+/* test_witness_gate.c - the witness's gate (grader/witness_gate.h, run.h's
+ * run_gate, `grade --sandbox-exec --gate`): the program starts only once
+ * the grader holds the GPU alone, what comes before it runs with the GPU
+ * free, a stale byte cannot open the gate, the wait for the GPU is not
+ * counted against the run's limit, and a gate nobody opened refuses. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpulock.h"
+#include "run.h"
+#include "witness_gate.h"
+
+#define GRADER KIT_TOP "/build/grader"
+
+static char dir[64], lock[96], log_path[96], prog_log[96];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/test_gate.XXXXXX");
+    cr_assert(mkdtemp(dir));
+    snprintf(lock, sizeof lock, "%s/gpu0", dir);
+    snprintf(log_path, sizeof log_path, "%s/run.log", dir);
+    snprintf(prog_log, sizeof prog_log, "%s/program.log", dir);
+    setenv("GRADE_GPU_LOCK", lock, 1);
+    cr_assert_eq(access(GRADER, X_OK), 0, "build the grader first (make build/grader)");
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    unsetenv("GRADE_GPU_LOCK");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(witness_gate, .init = setup, .fini = teardown);
+
+/* Run `sh -c before; grade --sandbox-exec --gate ... -- sh -c program`
+ * through the gate; its status. */
+static run_status gated(const char *before, const char *program, double limit)
+{
+    char script[2048], why[200];
+    const char *gate = witness_gate_path(dir);
+    snprintf(script, sizeof script, "%s; exec %s --sandbox-exec --log %s --gate %s -- sh -c '%s'",
+             before, GRADER, prog_log, gate, program);
+    char *argv[] = {"sh", "-c", script, NULL};
+    const run_gate *g = witness_gate_arm(-1, -1, why, sizeof why);
+    cr_assert_not_null(g, "%s", why);
+    run_status st;
+    run_watched(argv, log_path, limit, NULL, 0, NULL, g, &st);
+    witness_gate_disarm();
+    return st;
+}
+
+static char text_of[4096];
+
+/* The file at path (or "") into text_of. */
+static const char *log_text(const char *path)
+{
+    text_of[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return text_of;
+    size_t n = fread(text_of, 1, sizeof text_of - 1, f);
+    text_of[n] = '\0';
+    fclose(f);
+    return text_of;
+}
+
+static int log_has(const char *path, const char *text)
+{
+    return strstr(log_text(path), text) != NULL;
+}
+
+Test(witness_gate, the_program_runs_with_the_gpu_held_and_ncus_start_without)
+{
+    char before[256], program[256];
+    snprintf(before, sizeof before, "flock -n %s.rw true && echo free-before", lock);
+    snprintf(program, sizeof program, "flock -n %s.rw true || echo held-during", lock);
+    run_status st = gated(before, program, 20);
+    cr_assert(st.exited && st.code == 0, "exit %d: %s", st.code, log_text(prog_log));
+    cr_assert(log_has(log_path, "free-before"), "the GPU was taken before the gate");
+    cr_assert(log_has(prog_log, "held-during"), "the program ran without the GPU held alone");
+    cr_assert_eq(gpu_lock_held(), GPU_HELD_NONE, "the hold outlived the run");
+    char check[160];
+    snprintf(check, sizeof check, "flock -n %s.rw true", lock);
+    cr_assert_eq(system(check), 0, "the GPU was not given back");
+}
+
+Test(witness_gate, a_stale_byte_does_not_let_the_program_through_unheld)
+{
+    char program[256], ready[128];
+    const char *gate = witness_gate_path(dir);
+    snprintf(program, sizeof program, "flock -n %s.rw true || echo held-during", lock);
+    snprintf(ready, sizeof ready, "%s.ready", gate);
+    /* a byte written before the run, as an earlier program of the
+     * student's could have */
+    char before[256];
+    snprintf(before, sizeof before, "printf r > %s; sleep 0.2", ready);
+    run_status st = gated(before, program, 20);
+    cr_assert(st.exited && st.code == 0, "exit %d: %s", st.code, log_text(prog_log));
+    cr_assert(log_has(prog_log, "held-during"), "the program ran without the GPU held alone");
+}
+
+Test(witness_gate, waiting_for_the_gpu_is_not_counted_against_the_limit)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s.rw", lock);
+    pid_t holder = fork();
+    if (holder == 0) { /* another worker's timing: 2 s alone on the GPU */
+        int fd = open(path, O_RDWR | O_CREAT, 0600);
+        flock(fd, LOCK_EX);
+        sleep(2);
+        _exit(0);
+    }
+    usleep(200 * 1000);
+    run_status st = gated("true", "echo ran", 1.0);
+    waitpid(holder, NULL, 0);
+    cr_assert(!st.timed_out, "the wait for the GPU was counted as the run's time");
+    cr_assert(st.exited && st.code == 0);
+    cr_assert(log_has(prog_log, "ran"));
+}
+
+Test(witness_gate, a_gate_nobody_holds_open_refuses_to_run_the_program)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --sandbox-exec --log %s --gate %s/none -- sh -c 'echo ran' "
+             ">%s 2>&1", GRADER, prog_log, dir, log_path);
+    int rc = system(cmd);
+    cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 126, "status %d", rc);
+    cr_assert(!log_has(prog_log, "ran"), "the program ran without the grader");
+}
