@@ -41,8 +41,10 @@ static int open_gate(const run_gate *g)
     if (go < 0)
         return 0; /* ENXIO: no reader, nobody at the gate */
     double asked = now_s();
-    if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_EXCLUSIVE)
+    if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_EXCLUSIVE) {
+        gpu_unlock(); /* the shared hold of ncu's start (witness_gate_arm) */
         gpu_lock_exclusive();
+    }
     if (!opened_at) {
         opened_at = now_s();
         if (getenv("GRADE_TRACE"))
@@ -80,6 +82,12 @@ const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len)
     }
     gate.open = open_gate;
     armed_at = now_s();
+    /* ncu starts beside correctness runs and other ncu starts, never
+     * beside a witnessed program: a class of 32 with ncu starting
+     * unlocked held the GPU alone 3.1 s a student, against 2.0-2.3 s for
+     * one grading by itself (H200) */
+    if (WITNESS_GPU_ALONE)
+        gpu_lock_shared();
     opened_at = 0;
     return &gate;
 }
@@ -90,7 +98,7 @@ void witness_gate_disarm(void)
         fprintf(stderr, "grade: trace: witness gate: the GPU held alone %.2f s\n",
                 now_s() - opened_at);
     opened_at = 0;
-    if (WITNESS_GPU_ALONE && gpu_lock_held() == GPU_HELD_EXCLUSIVE)
+    if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_NONE)
         gpu_unlock();
     if (gate.ready_fd >= 0)
         close(gate.ready_fd);

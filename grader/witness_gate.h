@@ -9,7 +9,9 @@
  * with `grade --sandbox-exec --gate PATH` (sandbox_exec.h), which waits
  * just before it runs the program; the grader takes the GPU alone
  * (gpulock.h) when it says so, and lets it through (run.h's run_gate).
- * In a batch the other workers of the GPU run meanwhile.
+ * Until then it holds the GPU shared, as a correctness run does: in a
+ * batch ncu starts beside the other workers' correctness runs, and never
+ * beside a program that is being timed.
  *
  * The gate is two FIFOs, PATH.ready and PATH.go, made afresh in the
  * witness's folder before each witnessed process, for the sandbox's

@@ -1,7 +1,7 @@
 /* test_witness_gate.c - the witness's gate (grader/witness_gate.h, run.h's
  * run_gate, `grade --sandbox-exec --gate`): the program starts only once
  * the grader holds the GPU alone, what comes before it runs with the GPU
- * free, a stale byte cannot open the gate, the wait for the GPU is not
+ * held shared (beside correctness runs, not a timing), a stale byte cannot open the gate, the wait for the GPU is not
  * counted against the run's limit, and a gate nobody opened refuses. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -80,14 +80,16 @@ static int log_has(const char *path, const char *text)
     return strstr(log_text(path), text) != NULL;
 }
 
-Test(witness_gate, the_program_runs_with_the_gpu_held_and_ncus_start_without)
+Test(witness_gate, the_program_runs_with_the_gpu_held_alone_and_ncus_start_shared)
 {
     char before[256], program[256];
-    snprintf(before, sizeof before, "flock -n %s.rw true && echo free-before", lock);
+    snprintf(before, sizeof before, "flock -n -s %s.rw true && echo shared-before; "
+             "flock -n %s.rw true || echo not-alone-before", lock, lock);
     snprintf(program, sizeof program, "flock -n %s.rw true || echo held-during", lock);
     run_status st = gated(before, program, 20);
     cr_assert(st.exited && st.code == 0, "exit %d: %s", st.code, log_text(prog_log));
-    cr_assert(log_has(log_path, "free-before"), "the GPU was taken before the gate");
+    cr_assert(log_has(log_path, "shared-before"), "the GPU was held alone before the gate");
+    cr_assert(log_has(log_path, "not-alone-before"), "ncu started with the GPU not held shared");
     cr_assert(log_has(prog_log, "held-during"), "the program ran without the GPU held alone");
     cr_assert_eq(gpu_lock_held(), GPU_HELD_NONE, "the hold outlived the run");
     char check[160];
@@ -112,17 +114,19 @@ Test(witness_gate, a_stale_byte_does_not_let_the_program_through_unheld)
 
 Test(witness_gate, waiting_for_the_gpu_is_not_counted_against_the_limit)
 {
-    char path[128];
-    snprintf(path, sizeof path, "%s.rw", lock);
+    char turn[128], rw[128];
+    snprintf(turn, sizeof turn, "%s.turn", lock);
+    snprintf(rw, sizeof rw, "%s.rw", lock);
     pid_t holder = fork();
-    if (holder == 0) { /* another worker's timing: 2 s alone on the GPU */
-        int fd = open(path, O_RDWR | O_CREAT, 0600);
-        flock(fd, LOCK_EX);
+    if (holder == 0) { /* another worker's timing, asked for while ncu starts: 2 s alone */
+        usleep(200 * 1000);
+        int t = open(turn, O_RDWR | O_CREAT, 0600), r = open(rw, O_RDWR | O_CREAT, 0600);
+        flock(t, LOCK_EX);
+        flock(r, LOCK_EX); /* once the gate gives back ncu's shared hold */
         sleep(2);
         _exit(0);
     }
-    usleep(200 * 1000);
-    run_status st = gated("true", "echo ran", 1.0);
+    run_status st = gated("sleep 0.6", "echo ran", 1.5);
     waitpid(holder, NULL, 0);
     cr_assert(!st.timed_out, "the wait for the GPU was counted as the run's time");
     cr_assert(st.exited && st.code == 0);
