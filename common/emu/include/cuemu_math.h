@@ -345,7 +345,7 @@ static inline float __double2float_rz(double x) { return cuemu::to_float(x, 0, c
 static inline float __double2float_ru(double x) { return cuemu::to_float(x, 0, cuemu::RU); }
 static inline float __double2float_rd(double x) { return cuemu::to_float(x, 0, cuemu::RD); }
 
-/* @group Fast-math intrinsics | the C library's full-precision function, and exact division for __fdividef (a GPU's approximations differ in the last bits: see the sweep) */
+/* @group Fast-math intrinsics | the C library's full-precision function, and exact division for __fdividef (a GPU's approximations differ in the last bits: see the sweep); each call site notes this once on stderr (CUEMU_FASTMATH) */
 /* glibc declares these names but does not export them: defined here as
  * the C library's functions, with its declarations' C linkage. */
 extern "C" {

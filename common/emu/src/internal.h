@@ -181,12 +181,16 @@ enum { INITCHECK_SITES = 8 };
 constexpr double SLOW_NOTE_DEFAULT_S = 10, SLOW_NOTE_GROWTH = 6;
 /* The host thread waits for launch g, started at start (steady clock
  * seconds), now is now: print the progress note when it is due.  next:
- * when the next one is due (0 before the first). */
+ * when the next one is due (0 before the first); noted: one was printed.
+ * At the launch's end, slow_note_launch_end adds a launch without a note
+ * to the total of such launches, and notes that total when it is due. */
 struct LaunchProgress {
     double start, next;
+    bool noted;
 };
 namespace detail { struct Grid; }
 void slow_note_check(const detail::Grid &g, LaunchProgress &p, double now);
+void slow_note_launch_end(const detail::Grid &g, const LaunchProgress &p, double now);
 extern bool g_initcheck_on; /* a launch with tracked allocations runs: hooks check */
 void ic_alloc(uintptr_t user, size_t size, uintptr_t site, bool managed); /* fills it */
 void ic_free(uintptr_t user);

@@ -530,7 +530,8 @@ void start_workers()
 /* The host thread waits for launch g (g_mu held in lk), waking every
  * 100 ms: no block finished and no barrier opened for CUEMU_TIMEOUT seconds
  * is a deadlock; a launch that has run CUEMU_SLOW_NOTE seconds says how far
- * it is (progress.cpp).  Neither costs the blocks anything. */
+ * it is, and so do shorter launches that have in all (progress.cpp).
+ * Neither costs the blocks anything. */
 void wait_for_grid(Grid &g, std::unique_lock<std::mutex> &lk)
 {
     auto last_change = std::chrono::steady_clock::now();
@@ -538,7 +539,7 @@ void wait_for_grid(Grid &g, std::unique_lock<std::mutex> &lk)
     auto seconds = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double>(t.time_since_epoch()).count();
     };
-    LaunchProgress slow{seconds(last_change), 0};
+    LaunchProgress slow{seconds(last_change), 0, false};
     while (g.done.load() < g.total) {
         g_cv_host.wait_for(lk, std::chrono::milliseconds(100));
         unsigned long long p = g_progress.load();
@@ -551,6 +552,7 @@ void wait_for_grid(Grid &g, std::unique_lock<std::mutex> &lk)
             report_deadlock(&g);
         }
     }
+    slow_note_launch_end(g, slow, seconds(std::chrono::steady_clock::now()));
 }
 
 } // namespace
