@@ -724,20 +724,19 @@ Test(notes, slow_launch_says_how_far_it_is, .timeout = 60)
     cr_expect(strstr(quiet.err, "cuemu: note") == NULL, "CUEMU_SLOW_NOTE=0 still noted:\n%s", quiet.err);
 }
 
-/* 12 launches of about 0.15 s (8 blocks of 0.04 s on 2 workers), each under
- * a 0.4 s threshold: their total is noted once it passes it, naming the
- * latest launch; no launch gets a note of its own. */
+/* 20 launches of about 0.08 s (8 blocks of 0.02 s on 2 workers), each far
+ * under a 0.5 s threshold: their total is noted once it passes it, naming
+ * the latest launch.  (Whether a launch slowed past 0.5 s by a loaded
+ * machine noted itself is not checked: it may.) */
 Test(notes, many_short_launches_note_their_total, .timeout = 60)
 {
     static struct result r;
-    run(&r, "CUEMU_THREADS=2 CUEMU_SLOW_NOTE=0.4", "./slow_launch 100 12");
+    run(&r, "CUEMU_THREADS=2 CUEMU_SLOW_NOTE=0.5", "./slow_launch 50 20");
     cr_expect_eq(r.status, 0, "status %d\n%s%s", r.status, r.out, r.err);
     EXPECT_CONTAINS(r.out, "slow_launch: ok");
     EXPECT_CONTAINS(r.err, " kernel launches have taken ");
     EXPECT_CONTAINS(r.err, " in all (the latest: kernel '");
     EXPECT_CONTAINS(r.err, "slow_launch.cu:33, grid (8,1,1) of blocks (32,1,1), ");
-    cr_expect(strstr(r.err, "cuemu: note: kernel '") == NULL, "a short launch noted itself:\n%s",
-              r.err);
 }
 
 /* Below the threshold (the default, 10 s, and an explicit 30 s) a launch
