@@ -690,6 +690,110 @@ Test(initcheck, every_thread_reads_never_written)
     cr_expect(strstr(r.err, "deadlock") == NULL, "reported a deadlock:\n%s", r.err);
 }
 
+/* ---- notes that say why a run is not a GPU's (progress.cpp, fastmath.cpp) -------------- */
+
+/* Occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* A launch of about 2 s (8 blocks of 0.5 s on 2 workers) under a 0.3 s
+ * threshold: a note (another at 1.8 s on a slower clock), naming the kernel, its launch line, its grid and its
+ * progress; stdout as without it.  (0.5 s a block: 1000 million ticks of a
+ * time-stamp counter of at most 2 GHz.) */
+Test(notes, slow_launch_says_how_far_it_is, .timeout = 60)
+{
+    static struct result r, quiet;
+    run(&r, "CUEMU_THREADS=2 CUEMU_SLOW_NOTE=0.3", "./slow_launch 1000");
+    cr_expect_eq(r.status, 0, "status %d\n%s%s", r.status, r.out, r.err);
+    EXPECT_CONTAINS(r.out, "slow_launch: ok");
+    EXPECT_CONTAINS(r.err, "cuemu: note: kernel 'spin_blocks' (launched at ");
+    EXPECT_CONTAINS(r.err, "slow_launch.cu:33), grid (8,1,1) of blocks (32,1,1), has run ");
+    EXPECT_CONTAINS(r.err, " on 2 worker thread(s) (CUEMU_THREADS): ");
+    EXPECT_CONTAINS(r.err, " of 8 blocks done, ");
+    int notes = count_of(r.err, "cuemu: note: kernel");
+    cr_expect(notes == 1 || notes == 2, "%d notes (one at 0.3 s, another at 1.8 s if it runs so "
+                                        "long):\n%s", notes, r.err);
+    cr_expect(strstr(r.err, "'quick'") == NULL, "the fast launch got a note:\n%s", r.err);
+    run(&quiet, "CUEMU_THREADS=2 CUEMU_SLOW_NOTE=0", "./slow_launch 1000");
+    cr_expect_str_eq(quiet.out, r.out, "the note changed stdout");
+    cr_expect(strstr(quiet.err, "cuemu: note") == NULL, "CUEMU_SLOW_NOTE=0 still noted:\n%s", quiet.err);
+}
+
+/* 20 launches of about 0.08 s (8 blocks of 0.02 s on 2 workers), each far
+ * under a 0.5 s threshold: their total is noted once it passes it, naming
+ * the latest launch.  (Whether a launch slowed past 0.5 s by a loaded
+ * machine noted itself is not checked: it may.) */
+Test(notes, many_short_launches_note_their_total, .timeout = 60)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2 CUEMU_SLOW_NOTE=0.5", "./slow_launch 50 20");
+    cr_expect_eq(r.status, 0, "status %d\n%s%s", r.status, r.out, r.err);
+    EXPECT_CONTAINS(r.out, "slow_launch: ok");
+    EXPECT_CONTAINS(r.err, " kernel launches have taken ");
+    EXPECT_CONTAINS(r.err, " in all (the latest: kernel '");
+    EXPECT_CONTAINS(r.err, "slow_launch.cu:33, grid (8,1,1) of blocks (32,1,1), ");
+}
+
+/* Below the threshold (the default, 10 s, and an explicit 30 s) a launch
+ * of about 0.4 s says nothing. */
+Test(notes, launch_below_the_threshold_is_quiet, .timeout = 60)
+{
+    static struct result r;
+    run(&r, "CUEMU_THREADS=2", "./slow_launch 200");
+    cr_expect_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "cuemu: note") == NULL, "default threshold noted:\n%s", r.err);
+    run(&r, "CUEMU_THREADS=2 CUEMU_SLOW_NOTE=30", "./slow_launch 200");
+    cr_expect(strstr(r.err, "cuemu: note") == NULL, "30 s threshold noted:\n%s", r.err);
+}
+
+/* A value the emulator cannot read stops the run at once (exit 2), naming it. */
+Test(notes, bad_settings_stop_the_run)
+{
+    static struct result r;
+    run(&r, "CUEMU_SLOW_NOTE=1O", "./slow_launch 1");
+    cr_expect_eq(r.status, 2, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.err, "cuemu: error: CUEMU_SLOW_NOTE='1O' not understood");
+    run(&r, "CUEMU_SLOW_NOTE=-1", "./slow_launch 1");
+    cr_expect_eq(r.status, 2, "status %d\n%s", r.status, r.err);
+    run(&r, "CUEMU_FASTMATH=loud", "./fastmath_note");
+    cr_expect_eq(r.status, 2, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.err, "cuemu: error: CUEMU_FASTMATH='loud' not understood (note | off | stop)");
+}
+
+/* Each fast-math call site is noted once, by its line (__logf runs 4096
+ * times at line 15); off prints nothing and the same stdout; stop ends the
+ * run at the first call (exit 86). */
+Test(notes, fastmath_intrinsic_noted_once_per_site)
+{
+    static struct result r, off;
+    run(&r, "CUEMU_THREADS=2", "./fastmath_note");
+    cr_expect_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.out, "fastmath_note: ok");
+    cr_expect_eq(count_of(r.err, "cuemu: note: "), 3, "three sites, three notes:\n%s", r.err);
+    cr_expect_eq(count_of(r.err, "cuemu: note: __logf at "), 1, "%s", r.err);
+    EXPECT_CONTAINS(r.err, "fastmath_note.cu:15 is a fast-math intrinsic: a GPU computes it with its "
+                           "special-function unit's approximation, whose bits are not published; "
+                           "the emulator returns the C library's full-precision logf instead");
+    EXPECT_CONTAINS(r.err, "cuemu: note: __sincosf at ");
+    EXPECT_CONTAINS(r.err, "fastmath_note.cu:22 is a fast-math");
+    EXPECT_CONTAINS(r.err, "cuemu: note: __fdividef at ");
+    EXPECT_CONTAINS(r.err, "fastmath_note.cu:30 is a fast-math");
+    run(&off, "CUEMU_THREADS=2 CUEMU_FASTMATH=off", "./fastmath_note");
+    cr_expect_eq(off.status, 0, "status %d\n%s", off.status, off.err);
+    cr_expect_str_eq(off.out, r.out, "the note changed stdout");
+    cr_expect(strstr(off.err, "cuemu: note") == NULL, "off still noted:\n%s", off.err);
+    run(&r, "CUEMU_THREADS=2 CUEMU_FASTMATH=stop", "./fastmath_note");
+    cr_expect_eq(r.status, DIAG_EXIT, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.err, "cuemu: error: in kernel 'logs' (launched at ");
+    EXPECT_CONTAINS(r.err, "fastmath_note.cu:15 is a fast-math intrinsic");
+    cr_expect(strstr(r.out, "fastmath_note: ok") == NULL, "stop let the run finish:\n%s", r.out);
+}
+
 /* ---- the driver ----------------------------------------------------------------------- */
 
 Test(driver, separate_compilation_of_cu_c_cpp_with_flags)

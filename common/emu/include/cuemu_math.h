@@ -345,7 +345,7 @@ static inline float __double2float_rz(double x) { return cuemu::to_float(x, 0, c
 static inline float __double2float_ru(double x) { return cuemu::to_float(x, 0, cuemu::RU); }
 static inline float __double2float_rd(double x) { return cuemu::to_float(x, 0, cuemu::RD); }
 
-/* @group Fast-math intrinsics | the C library's full-precision function, and exact division for __fdividef (a GPU's approximations differ in the last bits: see the sweep) */
+/* @group Fast-math intrinsics | the C library's full-precision function, and exact division for __fdividef (a GPU's approximations differ in the last bits: see the sweep); each call site notes this once on stderr (CUEMU_FASTMATH) */
 /* glibc declares these names but does not export them: defined here as
  * the C library's functions, with its declarations' C linkage. */
 extern "C" {
@@ -362,6 +362,37 @@ inline float __powf(float x, float y) noexcept { return powf(x, y); }
 }
 static inline float __fdividef(float a, float b) { return a / b; }
 static inline float fdividef(float a, float b) { return a / b; }
+
+/* A GPU computes each fast-math intrinsic with its special-function unit's
+ * approximation (MUFU), whose bits NVIDIA does not publish: the functions
+ * above give the full-precision value, so a program's last digits may
+ * differ from a GPU's.  Each call site says so once, on stderr, with its
+ * file and line (src/fastmath.cpp; CUEMU_FASTMATH=note | off | stop).  The
+ * macros give each site its own flag: after the first call a site costs one
+ * relaxed load and a branch.  A call through a function pointer (no macro)
+ * is not noted. */
+namespace cuemu {
+void fastmath_first(int *seen, const char *name, const char *full, const char *file,
+                    int line);
+}
+#define CUEMU_FASTMATH_SITE(name, full)                                                   \
+    ({                                                                                    \
+        static int cuemu_fastmath_seen_;                                                  \
+        if (__builtin_expect(!__atomic_load_n(&cuemu_fastmath_seen_, __ATOMIC_RELAXED), 0)) \
+            cuemu::fastmath_first(&cuemu_fastmath_seen_, name, full, __FILE__, __LINE__);  \
+    })
+#define __expf(x) (CUEMU_FASTMATH_SITE("__expf", "expf"), __expf(x))
+#define __exp10f(x) (CUEMU_FASTMATH_SITE("__exp10f", "exp10f"), __exp10f(x))
+#define __logf(x) (CUEMU_FASTMATH_SITE("__logf", "logf"), __logf(x))
+#define __log2f(x) (CUEMU_FASTMATH_SITE("__log2f", "log2f"), __log2f(x))
+#define __log10f(x) (CUEMU_FASTMATH_SITE("__log10f", "log10f"), __log10f(x))
+#define __sinf(x) (CUEMU_FASTMATH_SITE("__sinf", "sinf"), __sinf(x))
+#define __cosf(x) (CUEMU_FASTMATH_SITE("__cosf", "cosf"), __cosf(x))
+#define __tanf(x) (CUEMU_FASTMATH_SITE("__tanf", "tanf"), __tanf(x))
+#define __sincosf(x, s, c) (CUEMU_FASTMATH_SITE("__sincosf", "sincosf"), __sincosf(x, s, c))
+#define __powf(x, y) (CUEMU_FASTMATH_SITE("__powf", "powf"), __powf(x, y))
+#define __fdividef(a, b) (CUEMU_FASTMATH_SITE("__fdividef", "/"), __fdividef(a, b))
+#define fdividef(a, b) (CUEMU_FASTMATH_SITE("fdividef", "/"), fdividef(a, b))
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options

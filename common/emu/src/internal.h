@@ -32,8 +32,15 @@ struct Settings {
     unsigned long long memory_seed;
     int initcheck;                 /* CUEMU_INITCHECK (initcheck.cpp): INITCHECK_* */
     bool fresh_zero;               /* CUEMU_FRESH=zero: never-written bytes read as 0 */
+    double slow_note;              /* CUEMU_SLOW_NOTE (progress.cpp): seconds; 0: off */
+    int fastmath;                  /* CUEMU_FASTMATH (fastmath.cpp): FASTMATH_* */
 };
 enum { INITCHECK_OFF, INITCHECK_WARN, INITCHECK_STOP };
+enum { FASTMATH_OFF, FASTMATH_NOTE, FASTMATH_STOP };
+/* Exit status of a setting whose value the emulator cannot read
+ * (CUEMU_SLOW_NOTE, CUEMU_FASTMATH): the run would not be the one asked
+ * for, so it stops before the program runs on. */
+enum { SETTING_EXIT = EXIT_USAGE };
 const Settings &settings();
 /* "CUEMU_SCHEDULE=random:42 CUEMU_THREADS=2" - printed with diagnostics so
  * that a failure can be reproduced. */
@@ -162,6 +169,28 @@ void watch_launch_end();
  * (each once; the count of all such reads comes at exit): the first few
  * tell the story, more are noise. */
 enum { INITCHECK_SITES = 8 };
+/* A long launch says how far it is (progress.cpp, CUEMU_SLOW_NOTE).
+ * Tunables, each with its reason:
+ *   SLOW_NOTE_DEFAULT_S: seconds a launch runs before its first note.  A
+ *     lab's launch or a test program's takes well under a second; a
+ *     GPU-sized workload (an 8192^2 matmul) takes minutes to hours, and the
+ *     user should learn that before a timeout kills it.
+ *   SLOW_NOTE_GROWTH: each later note comes this many times later than the
+ *     one before (10 s, 60 s, 6 min, 36 min by default): a few lines even
+ *     for a launch of hours, each with a fresher estimate. */
+constexpr double SLOW_NOTE_DEFAULT_S = 10, SLOW_NOTE_GROWTH = 6;
+/* The host thread waits for launch g, started at start (steady clock
+ * seconds), now is now: print the progress note when it is due.  next:
+ * when the next one is due (0 before the first); noted: one was printed.
+ * At the launch's end, slow_note_launch_end adds a launch without a note
+ * to the total of such launches, and notes that total when it is due. */
+struct LaunchProgress {
+    double start, next;
+    bool noted;
+};
+namespace detail { struct Grid; }
+void slow_note_check(const detail::Grid &g, LaunchProgress &p, double now);
+void slow_note_launch_end(const detail::Grid &g, const LaunchProgress &p, double now);
 extern bool g_initcheck_on; /* a launch with tracked allocations runs: hooks check */
 void ic_alloc(uintptr_t user, size_t size, uintptr_t site, bool managed); /* fills it */
 void ic_free(uintptr_t user);
@@ -250,6 +279,9 @@ extern __thread bool tl_vis_pending;
 void vis_restore();
 /* "file.cu:42" for a code address, via addr2line (pcline.cpp). */
 void pc_line(uintptr_t pc, char *buf, size_t len);
+/* path relative to the working directory when it lies under it
+ * ("labs/x/scan.cu"), else path itself, as diagnostics name files. */
+const char *relative_path(const char *path);
 
 void set_last_error(cudaError_t e);
 void init_runtime();

@@ -25,7 +25,7 @@ static bool quotable(const char *s)
 
 /* "labs/x/scan.cu:12" rather than "/home/.../labs/x/scan.cu:12", as the
  * other diagnostics name files. */
-static const char *relative(const char *path)
+const char *relative_path(const char *path)
 {
     char cwd[1024];
     if (!getcwd(cwd, sizeof cwd))
@@ -64,7 +64,7 @@ void pc_line(uintptr_t pc, char *buf, size_t len)
         if (found || line[0] == '?')
             continue;
         line[strcspn(line, " \n")] = '\0'; /* drop " (discriminator N)" */
-        snprintf(buf, len, "%s", relative(line));
+        snprintf(buf, len, "%s", relative_path(line));
         found = strstr(line, "/common/emu/include/") == nullptr;
     }
     pclose(p);

@@ -527,6 +527,34 @@ void start_workers()
     _exit(DIAG_EXIT);
 }
 
+/* The host thread waits for launch g (g_mu held in lk), waking every
+ * 100 ms: no block finished and no barrier opened for CUEMU_TIMEOUT seconds
+ * is a deadlock; a launch that has run CUEMU_SLOW_NOTE seconds says how far
+ * it is, and so do shorter launches that have in all (progress.cpp).
+ * Neither costs the blocks anything. */
+void wait_for_grid(Grid &g, std::unique_lock<std::mutex> &lk)
+{
+    auto last_change = std::chrono::steady_clock::now();
+    unsigned long long last_progress = g_progress.load();
+    auto seconds = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double>(t.time_since_epoch()).count();
+    };
+    LaunchProgress slow{seconds(last_change), 0, false};
+    while (g.done.load() < g.total) {
+        g_cv_host.wait_for(lk, std::chrono::milliseconds(100));
+        unsigned long long p = g_progress.load();
+        auto now = std::chrono::steady_clock::now();
+        slow_note_check(g, slow, seconds(now));
+        if (p != last_progress) {
+            last_progress = p;
+            last_change = now;
+        } else if (std::chrono::duration<double>(now - last_change).count() > g_settings.timeout) {
+            report_deadlock(&g);
+        }
+    }
+    slow_note_launch_end(g, slow, seconds(std::chrono::steady_clock::now()));
+}
+
 } // namespace
 
 namespace detail {
@@ -611,19 +639,7 @@ cudaError_t launch_grid(const char *name, const char *file, int line, const Laun
     g_grid = &g;
     g_gen++;
     g_cv_work.notify_all();
-    auto last_change = std::chrono::steady_clock::now();
-    unsigned long long last_progress = g_progress.load();
-    while (g.done.load() < g.total) {
-        g_cv_host.wait_for(lk, std::chrono::milliseconds(100));
-        unsigned long long p = g_progress.load();
-        auto now = std::chrono::steady_clock::now();
-        if (p != last_progress) {
-            last_progress = p;
-            last_change = now;
-        } else if (std::chrono::duration<double>(now - last_change).count() > s.timeout) {
-            report_deadlock(&g);
-        }
-    }
+    wait_for_grid(g, lk);
     g_grid = nullptr;
     g_cv_host.wait(lk, [] { return g_active == 0; });
     watch_launch_end();

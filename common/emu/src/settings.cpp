@@ -6,7 +6,9 @@
  * (strong, or the weak mode of memory.cpp), CUEMU_TRACE (the recorder,
  * trace.cpp: the file every access of every launch is written to),
  * CUEMU_INITCHECK and CUEMU_FRESH (reads of never-written device memory,
- * initcheck.cpp).  A diagnostic prints them (settings_text) so that a
+ * initcheck.cpp), CUEMU_SLOW_NOTE (progress.cpp: the note of a long
+ * launch) and CUEMU_FASTMATH (fastmath.cpp: the note of a fast-math
+ * intrinsic).  A diagnostic prints them (settings_text) so that a
  * failing run can be repeated exactly.
  */
 #include "internal.h"
@@ -81,6 +83,46 @@ void load_initcheck_settings(Settings &s)
     }
 }
 
+/* A setting the emulator cannot read stops the run at once (exit 2): a
+ * run that silently ignored CUEMU_SLOW_NOTE=1O would not be the one asked
+ * for.  stdout is flushed first so that nothing the program printed is
+ * lost; _exit, since exit handlers may ask for the settings again. */
+[[noreturn]] void bad_setting(const char *name, const char *value, const char *expected)
+{
+    fflush(stdout);
+    fprintf(stderr, "cuemu: error: %s='%s' not understood (%s); see common/emu/README.md, "
+                    "Run-time settings\n", name, value, expected);
+    fflush(stderr);
+    _exit(SETTING_EXIT);
+}
+
+/* CUEMU_SLOW_NOTE=SECONDS (default SLOW_NOTE_DEFAULT_S; 0: off) and
+ * CUEMU_FASTMATH=note (default) | off | stop: the two notes that tell the
+ * user why a run differs from a GPU's (a launch that takes minutes, a
+ * fast-math intrinsic whose GPU bits the emulator cannot give). */
+void load_note_settings(Settings &s)
+{
+    s.slow_note = SLOW_NOTE_DEFAULT_S;
+    const char *e = getenv("CUEMU_SLOW_NOTE");
+    if (e && *e) {
+        char *end;
+        double v = strtod(e, &end);
+        if (*end || !(v >= 0) || v > 1e9)
+            bad_setting("CUEMU_SLOW_NOTE", e, "seconds, e.g. 10; 0 turns the note off");
+        s.slow_note = v;
+    }
+    s.fastmath = FASTMATH_NOTE;
+    e = getenv("CUEMU_FASTMATH");
+    if (e && *e && strcmp(e, "note")) {
+        if (!strcmp(e, "off"))
+            s.fastmath = FASTMATH_OFF;
+        else if (!strcmp(e, "stop"))
+            s.fastmath = FASTMATH_STOP;
+        else
+            bad_setting("CUEMU_FASTMATH", e, "note | off | stop");
+    }
+}
+
 void load_settings()
 {
     Settings &s = g_settings;
@@ -137,6 +179,7 @@ void load_settings()
     if ((e = getenv("CUEMU_TRACE")) && *e) /* the recorder (trace.cpp) */
         trace_start(e);
     load_initcheck_settings(s);
+    load_note_settings(s);
     int len;
     if (s.schedule == SCHED_RANDOM)
         len = snprintf(g_settings_text, sizeof g_settings_text,
