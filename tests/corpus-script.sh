@@ -47,7 +47,8 @@ for s in inorder reverse random-7 gpu; do
     grep -qx "quick: done" "$o/quick/run-$s.out" || no "quick ($s): its output is missing"
     [ "$(cat "$o/quick/run-$s.rc")" = 0 ] || no "quick ($s): exit status $(cat "$o/quick/run-$s.rc")"
 done
-[ $fail = 0 ] && echo "ok   a run stopped at TIMEOUT keeps the lines it printed; a quick one finishes"
+grep -q "^cpus: [0-9]" "$o/machine.txt" 2>/dev/null || no "no processor count in \$OUT/machine.txt"
+[ $fail = 0 ] && echo "ok   a run stopped at TIMEOUT keeps the lines it printed; a quick one finishes; machine.txt"
 grep '^| [qs]' "$o/table.md" >"$tmp/rows-before"
 CORPUS="$tmp/corpus" REJUDGE="$o" bash tests/gpu/device-corpus.sh >"$tmp/rejudge.log" 2>&1
 grep '^| [qs]' "$o/table.md" >"$tmp/rows-after"

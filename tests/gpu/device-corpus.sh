@@ -35,6 +35,7 @@
 #     next run's HINTS;
 #   - PROGRAMS (names, blank-separated) restricts the run to those programs;
 #     CORPUS (default corpus) names another folder of programs (tests);
+#   - $OUT/machine.txt names the host's processor and its count;
 #   - every run's stdout is line-buffered (stdbuf -oL, where there is one):
 #     a run stopped at its limit keeps the lines it printed (stdout to a
 #     file is otherwise held in a 4 KiB buffer, and the 2026-11-28 H200
@@ -312,6 +313,9 @@ if [ -n "${REJUDGE:-}" ]; then
     for o in "$OUT"/*/; do [ -f "$o/row.md" ] && rejudge_program "${o%/}"; done
 else
 rm -f "$OUT"/*/row.md "$OUT"/*/row.txt "$OUT"/*/verdict "$OUT"/*/unfinished
+# The host's processor, for host code whose speed depends on it (subnormal
+# floats take a slow path on some processors and not on others).
+{ echo "cpus: $(nproc)"; grep -m1 'model name' /proc/cpuinfo; } >"$OUT/machine.txt" 2>/dev/null
 write_table
 for d in $(ordered_programs); do
     take || break
