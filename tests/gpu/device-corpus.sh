@@ -34,6 +34,12 @@
 #     $OUT/times.txt (each program's slowest run, in seconds) can be the
 #     next run's HINTS;
 #   - PROGRAMS (names, blank-separated) restricts the run to those programs;
+#     CORPUS (default corpus) names another folder of programs (tests);
+#   - $OUT/machine.txt names the host's processor and its count;
+#   - every run's stdout is line-buffered (stdbuf -oL, where there is one):
+#     a run stopped at its limit keeps the lines it printed (stdout to a
+#     file is otherwise held in a 4 KiB buffer, and the 2026-11-28 H200
+#     run's cs_binomialOptions, stopped at 150 s, came back empty);
 #   - REJUDGE=DIR judges an earlier run's outputs (DIR: its $OUT, as it came
 #     back) again with this filter, without building or running anything.
 # Output: one row per program, $OUT/table.md, logs under $OUT/<program>/.
@@ -48,7 +54,9 @@ HINT_DEFAULT=${HINT_DEFAULT:-30}
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 HINTS=${HINTS:-$root/tests/gpu/corpus-times.txt}
-if [ ! -d corpus ]; then echo "device-corpus: SKIPPED: no corpus/ here"; exit 0; fi
+CORPUS=${CORPUS:-corpus}
+if [ ! -d "$CORPUS" ]; then echo "device-corpus: SKIPPED: no $CORPUS/ here"; exit 0; fi
+linebuf=; command -v stdbuf >/dev/null && linebuf="stdbuf -oL"
 mkdir -p "$OUT"
 start=$(date +%s)
 deadline_at=
@@ -128,7 +136,7 @@ timed_run() {
     echo "$lim" >"$f.limit"
     if [ "$lim" -le 0 ]; then echo 125 >"$f.rc"; echo "not run: deadline" >"$f.why"; return; fi
     t0=$(date +%s.%N)
-    (cd "$dir" && env "$@" timeout -k 5 "$lim" ./prog >"$f.out" 2>"$f.err"); rc=$?
+    (cd "$dir" && env "$@" timeout -k 5 "$lim" $linebuf ./prog >"$f.out" 2>"$f.err"); rc=$?
     echo $rc >"$f.rc"
     echo "$(date +%s.%N) $t0" | awk '{printf "%.1f\n", $1 - $2}' >"$f.secs"
     if [ $rc = 124 ] || [ $rc = 137 ]; then
@@ -274,7 +282,7 @@ write_table() {
 # The build.txt of every program of corpus/, or of those PROGRAMS names.
 build_files() {
     local bt
-    for bt in corpus/*/build.txt; do
+    for bt in "$CORPUS"/*/build.txt; do
         [ -z "${PROGRAMS:-}" ] || [[ " $PROGRAMS " == *" $(basename "$(dirname "$bt")") "* ]] && echo "$bt"
     done
 }
@@ -305,6 +313,9 @@ if [ -n "${REJUDGE:-}" ]; then
     for o in "$OUT"/*/; do [ -f "$o/row.md" ] && rejudge_program "${o%/}"; done
 else
 rm -f "$OUT"/*/row.md "$OUT"/*/row.txt "$OUT"/*/verdict "$OUT"/*/unfinished
+# The host's processor, for host code whose speed depends on it (subnormal
+# floats take a slow path on some processors and not on others).
+{ echo "cpus: $(nproc)"; grep -m1 'model name' /proc/cpuinfo; } >"$OUT/machine.txt" 2>/dev/null
 write_table
 for d in $(ordered_programs); do
     take || break

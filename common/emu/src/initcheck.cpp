@@ -45,6 +45,7 @@
 namespace cuemu {
 
 bool g_initcheck_on;
+uintptr_t g_ic_lo = 0, g_ic_hi = UINTPTR_MAX;
 
 namespace {
 
@@ -312,6 +313,10 @@ void ic_launch_begin()
     g_snap_lo = g_snap.front().lo;
     g_snap_hi = g_snap.back().lo + g_snap.back().size;
     g_hooks_before = g_mem_hooks;
+    if (!g_hooks_before) { /* initcheck's alone: accesses outside g_snap need no hook */
+        g_ic_lo = g_snap_lo;
+        g_ic_hi = g_snap_hi;
+    }
     g_initcheck_on = true;
     g_mem_hooks = true;
 }
@@ -322,6 +327,8 @@ void ic_launch_end()
         return;
     g_initcheck_on = false;
     g_mem_hooks = g_hooks_before;
+    g_ic_lo = 0;
+    g_ic_hi = UINTPTR_MAX;
     std::lock_guard<std::mutex> lk(g_mu);
     static bool summary_armed;
     if (g_reads && !summary_armed) {

@@ -192,6 +192,11 @@ namespace detail { struct Grid; }
 void slow_note_check(const detail::Grid &g, LaunchProgress &p, double now);
 void slow_note_launch_end(const detail::Grid &g, const LaunchProgress &p, double now);
 extern bool g_initcheck_on; /* a launch with tracked allocations runs: hooks check */
+/* While initcheck alone turned the hooks on (no weak memory, counters,
+ * recorder, traffic or watch), an access starting outside [g_ic_lo,
+ * g_ic_hi) needs no hook (memory.cpp's hook skips it; ic_access would
+ * ignore it): otherwise g_ic_lo = 0 and g_ic_hi = UINTPTR_MAX. */
+extern uintptr_t g_ic_lo, g_ic_hi;
 void ic_alloc(uintptr_t user, size_t size, uintptr_t site, bool managed); /* fills it */
 void ic_free(uintptr_t user);
 void ic_written(const void *dst, size_t n);               /* cudaMemset, cudaMemcpy */
