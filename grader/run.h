@@ -38,16 +38,15 @@ int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
  * A gate the child waits at before its program starts (`grade
  * --sandbox-exec --gate`, sandbox_exec.h): the child sends a byte on
  * ready_fd (the read end of its ready FIFO, non-blocking) when it waits,
- * and open(gate) is then called to let it through, once a run (again
- * only when it found nobody waiting: a stale byte).  A
- * witness (witness.h) starts ncu this way without holding the GPU and
- * takes the GPU alone only once the student's program is about to start.
- * The time open() takes (waiting for the GPU) counts against neither the
- * run's limit nor its stall limit.
+ * and open(gate) is then called to let it through, once a run (again if
+ * it could not).  A witness (witness_gate.h) starts ncu this way beside
+ * other correctness runs and takes the GPU alone only once the student's
+ * program is about to start.  The time open() takes (waiting for the
+ * GPU) counts against neither the run's limit nor its stall limit.
  */
 typedef struct run_gate {
     int ready_fd;
-    int (*open)(const struct run_gate *gate); /* 1: let through; 0: nobody was waiting */
+    int (*open)(const struct run_gate *gate); /* 1: let through; 0: could not */
 } run_gate;
 
 /* The same, also killed (as timed out) when the file `progress` has not

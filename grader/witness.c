@@ -193,9 +193,10 @@ int witness_parse_marked(const char *path, int count, double *ns, int *kernels)
 }
 
 /* ncu's options, then `grade --sandbox-exec` with the program's own log
- * and the gate it waits at (witness_gate.h), into wrap (NULL-terminated); the number of words, or -1.  No
- * --log-file: ncu's report goes to its standard output, the grader's own
- * log, which the program (its output sent elsewhere) cannot write. */
+ * and the gate it waits at (witness_gate.h), into wrap (NULL-terminated);
+ * the number of words, or -1.  No --log-file: ncu's report goes to its
+ * standard output, the grader's own log, which the program (its output
+ * sent elsewhere) cannot write. */
 static int wrap_words(const char *ncu, const char *home, const char *run_log,
                       const char *gate, unsigned long long max_file, char **wrap)
 {

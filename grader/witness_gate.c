@@ -20,6 +20,7 @@
 
 static char gate_path[PATH_MAX], ready_path[PATH_MAX + 8], go_path[PATH_MAX + 8];
 static run_gate gate = {.ready_fd = -1};
+static int go_fd = -1; /* PATH.go, opened with PATH.ready when the gate is made */
 static double armed_at, opened_at; /* for GRADE_TRACE: ncu's start, and the hold */
 
 const char *witness_gate_path(const char *dir)
@@ -31,15 +32,15 @@ const char *witness_gate_path(const char *dir)
 }
 
 /* run_gate's open: the GPU taken alone (once: a process run again within
- * the same hold keeps it), then the waiting program let through.  0 when
- * nobody waits on PATH.go (a stale byte on PATH.ready). */
+ * the same hold keeps it), then the waiting program let through, on the
+ * FIFO opened when the gate was made (no path is looked up again: the
+ * folder is the student's).  A stale byte on PATH.ready (an earlier run
+ * of the same hold wrote it) only takes the GPU sooner: the byte on
+ * PATH.go waits there for the program, which finds the GPU held. */
 static int open_gate(const run_gate *g)
 {
     (void)g;
     char byte = 'g';
-    int go = open(go_path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-    if (go < 0)
-        return 0; /* ENXIO: no reader, nobody at the gate */
     double asked = now_s();
     if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_EXCLUSIVE) {
         gpu_unlock(); /* the shared hold of ncu's start (witness_gate_arm) */
@@ -51,9 +52,19 @@ static int open_gate(const run_gate *g)
             fprintf(stderr, "grade: trace: witness gate: ncu started in %.2f s, the GPU "
                     "taken in %.2f s\n", asked - armed_at, opened_at - asked);
     }
-    int sent = write(go, &byte, 1) == 1;
-    close(go);
-    return sent;
+    return write(go_fd, &byte, 1) == 1;
+}
+
+/* A FIFO's end opened with flags, when it is a FIFO; -1 otherwise. */
+static int open_fifo(const char *path, int flags)
+{
+    struct stat st;
+    int fd = open(path, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
 }
 
 /* A FIFO at path, new, for uid/gid. */
@@ -68,14 +79,16 @@ static int make_fifo(const char *path, int uid, int gid)
 
 const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len)
 {
-    struct stat st;
     if (!gate_path[0] || make_fifo(ready_path, uid, gid) != 0 ||
         make_fifo(go_path, uid, gid) != 0) {
         snprintf(why, len, "cannot make the witness's gate: %s", strerror(errno));
         return NULL;
     }
-    gate.ready_fd = open(ready_path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-    if (gate.ready_fd < 0 || fstat(gate.ready_fd, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+    /* both ends the grader uses, opened now, before any run: read-write on
+     * PATH.go, so that the byte can be written before the program reads */
+    gate.ready_fd = open_fifo(ready_path, O_RDONLY);
+    go_fd = open_fifo(go_path, O_RDWR);
+    if (gate.ready_fd < 0 || go_fd < 0) {
         snprintf(why, len, "cannot open the witness's gate");
         witness_gate_disarm();
         return NULL;
@@ -88,7 +101,6 @@ const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len)
      * one grading by itself (H200) */
     if (WITNESS_GPU_ALONE)
         gpu_lock_shared();
-    opened_at = 0;
     return &gate;
 }
 
@@ -102,7 +114,9 @@ void witness_gate_disarm(void)
         gpu_unlock();
     if (gate.ready_fd >= 0)
         close(gate.ready_fd);
-    gate.ready_fd = -1;
+    if (go_fd >= 0)
+        close(go_fd);
+    gate.ready_fd = go_fd = -1;
     safe_unlink(ready_path);
     safe_unlink(go_path);
 }

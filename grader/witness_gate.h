@@ -15,10 +15,10 @@
  *
  * The gate is two FIFOs, PATH.ready and PATH.go, made afresh in the
  * witness's folder before each witnessed process, for the sandbox's
- * user; no code of the student's runs until the grader has written to
- * PATH.go, so nothing the student wrote can open the gate early, and a
- * stale byte on PATH.ready (written by an earlier run) finds nobody
- * waiting and is not taken for the program's.
+ * user, and the grader's ends are opened then, before any code of the
+ * student's has run; the grader writes to PATH.go only once it holds the
+ * GPU alone, so no byte a student's run leaves on PATH.ready (a process
+ * run again within the same hold) can let a program through unheld.
  */
 #ifndef WITNESS_GATE_H
 #define WITNESS_GATE_H
