@@ -142,3 +142,29 @@ Test(witness_gate, a_gate_nobody_holds_open_refuses_to_run_the_program)
     cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 126, "status %d", rc);
     cr_assert(!log_has(prog_log, "ran"), "the program ran without the grader");
 }
+
+Test(witness_gate, names_planted_in_the_folder_are_replaced_not_followed)
+{
+    char target[128], go[128], ready[128], why[200];
+    const char *gate = witness_gate_path(dir);
+    snprintf(target, sizeof target, "%s/kit-file", dir);
+    snprintf(go, sizeof go, "%s.go", gate);
+    snprintf(ready, sizeof ready, "%s.ready", gate);
+    FILE *f = fopen(target, "w");
+    fputs("kit", f);
+    fclose(f);
+    /* what a student's earlier run could leave: a link and a plain file */
+    cr_assert_eq(symlink(target, go), 0);
+    f = fopen(ready, "w");
+    fclose(f);
+    const run_gate *g = witness_gate_arm(-1, -1, why, sizeof why);
+    cr_assert_not_null(g, "%s", why);
+    struct stat st;
+    cr_assert_eq(lstat(go, &st), 0);
+    cr_assert(S_ISFIFO(st.st_mode), "the link was kept");
+    cr_assert_eq(lstat(ready, &st), 0);
+    cr_assert(S_ISFIFO(st.st_mode), "the plain file was kept");
+    cr_assert_eq(g->open(g), 1);
+    witness_gate_disarm();
+    cr_assert_str_eq(log_text(target), "kit", "the grader wrote through the link");
+}
