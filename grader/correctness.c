@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpulock.h"
 #include "hidden.h"
 #include "sandbox.h"
 #include "tunables.h"
@@ -106,13 +105,10 @@ static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *
             continue;
         }
         int count = gather_unit(g, c, emu_unavailable, unit);
-        int on_gpu = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0];
-        if (on_gpu)
-            gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
+        run_plan p = *plan;
+        p.gpu_shared = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0];
         double t0 = now_s();
-        int done = run_unit(plan, unit, count, got);
-        if (on_gpu)
-            gpu_unlock();
+        int done = run_unit(&p, unit, count, got);
         if (getenv("GRADE_TRACE")) /* where grading time goes, for instructors */
             fprintf(stderr, "grade: trace: cases %d-%d (group %s%s%s): %d ran in %.2f s\n", c + 1,
                     c + count, s->groups[s->cases[c].group].id, s->cases[c].schedule[0] ? ", " : "",

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpulock.h"
 #include "unit.h"
 
 static char work[] = "/tmp/test_unit.XXXXXX";
@@ -25,9 +26,9 @@ static suite_case store[COUNT];
 static const suite_case *cases[COUNT];
 static test_result got[COUNT];
 
-/* COUNT scan cases, seeds 1..COUNT; the fake misbehaves (mode) on seed
- * `bad` only.  Returns run_unit's count of settled cases. */
-static int unit_of(const char *mode, int bad, int from)
+/* COUNT scan cases, seeds 1..COUNT, and the plan that runs them in the
+ * fake lab, which misbehaves (mode) on seed `bad` only. */
+static run_plan plan_for(const char *mode, int bad)
 {
     char seed[16];
     for (int i = 0; i < COUNT; i++) {
@@ -49,6 +50,14 @@ static int unit_of(const char *mode, int bad, int from)
     setenv("FAKE_KIND", "scan", 1);
     run_plan plan = {.binary = KIT_TOP "/build/tests/fake_lab", .work = work, .box = work,
                      .reps = 1, .warmup = 0, .timeout_s = 1.0};
+    return plan;
+}
+
+/* The cases from `from` run as plan_for says; run_unit's count of settled
+ * cases. */
+static int unit_of(const char *mode, int bad, int from)
+{
+    run_plan plan = plan_for(mode, bad);
     return run_unit(&plan, cases + from, COUNT - from, got + from);
 }
 
@@ -97,4 +106,33 @@ Test(unit, progress_records)
     cr_assert_eq(unit_case_state(text, 2), -2);
     cr_assert_eq(unit_case_state(text, 3), -1);
     cr_assert_eq(unit_case_state("", 0), -1);
+}
+
+Test(unit, correctness_runs_hold_the_gpu_shared_and_give_it_back)
+{
+    char lock[200], mark[200], env[420];
+    snprintf(lock, sizeof lock, "%s/gpu0", work);
+    snprintf(mark, sizeof mark, "%s/mark", work);
+    setenv("GRADE_GPU_LOCK", lock, 1);
+    snprintf(env, sizeof env, "%s.rw", lock);
+    setenv("UNIT_LOCK_RW", env, 1);
+    setenv("UNIT_MARK", mark, 1);
+    /* the process records whether it could have taken the GPU alone */
+    static char *wrap[] = {"sh", "-c",
+                           "flock -n \"$UNIT_LOCK_RW\" true && echo free >> \"$UNIT_MARK\" || "
+                           "echo shared >> \"$UNIT_MARK\"; exec \"$@\"", "sh", NULL};
+    run_plan plan = plan_for("ok", 0);
+    plan.wrap = wrap;
+    plan.gpu_shared = 1;
+    cr_assert_eq(run_unit(&plan, cases, COUNT, got), COUNT);
+    for (int i = 0; i < COUNT; i++)
+        cr_assert_eq(got[i].verdict, V_PASS, "case %d: %s", i, got[i].detail);
+    FILE *f = fopen(mark, "r");
+    char line[32] = "";
+    cr_assert_not_null(f, "the process did not run through the wrap");
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    fclose(f);
+    cr_assert_str_eq(line, "shared\n", "the process ran with the GPU not held shared");
+    cr_assert_eq(gpu_lock_held(), GPU_HELD_NONE, "the hold outlived the unit");
+    unsetenv("GRADE_GPU_LOCK");
 }
