@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpulock.h"
 #include "hidden.h"
 #include "sandbox.h"
 #include "tunables.h"
@@ -106,7 +107,8 @@ static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *
         }
         int count = gather_unit(g, c, emu_unavailable, unit);
         run_plan p = *plan;
-        p.gpu_shared = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0];
+        p.gpu_hold = strcmp(g->backend, "gpu") == 0 && !s->cases[c].schedule[0]
+                         ? GPU_HELD_SHARED : GPU_HELD_NONE;
         double t0 = now_s();
         int done = run_unit(&p, unit, count, got);
         if (getenv("GRADE_TRACE")) /* where grading time goes, for instructors */

@@ -36,8 +36,9 @@ typedef struct {
                             marker kernel (--witness-mark i, common/witness_mark.h) */
     int traffic;         /* --traffic: the emulator counts the run's global traffic */
     const struct run_gate *gate; /* the wrap's gate (run.h), or NULL */
-    int gpu_shared;      /* run_unit launches under the GPU's shared hold (gpulock.h)
-                            and judges after it: correctness runs on a GPU */
+    int gpu_hold;        /* run_unit launches under this hold of the GPU (gpulock.h's
+                            GPU_HELD_*: shared for correctness runs, exclusive for
+                            timed ones) and judges after it; 0: none */
 } run_plan;
 
 /* The exit status a wrapping compute-sanitizer is told to use for findings

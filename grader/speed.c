@@ -71,15 +71,16 @@ static const char *speed_skip_why(const grade_run *g, int k, char *buf, size_t l
     return NULL;
 }
 
-/* The cases timed by plan's binary, the GPU held alone (a batch on one
- * GPU: no other worker's kernels beside them); judged into out[]. */
+/* The cases timed by plan's binary, the GPU held alone while they run (a
+ * batch on one GPU: no other worker's kernels beside them); judged into
+ * out[] after. */
 static void timed_runs(const run_plan *plan, const suite_case *const *cases, int count,
                        test_result *out)
 {
-    gpu_lock_exclusive();
+    run_plan alone = *plan;
+    alone.gpu_hold = GPU_HELD_EXCLUSIVE;
     double t0 = now_s();
-    run_all(plan, cases, count, out);
-    gpu_unlock();
+    run_all(&alone, cases, count, out);
     if (getenv("GRADE_TRACE"))
         fprintf(stderr, "grade: trace: speed round: %s %.2f s\n",
                 plan->no_raw ? "reference" : "submission", now_s() - t0);

@@ -25,44 +25,45 @@ int unit_compatible(const suite_case *a, const suite_case *b)
  */
 static void settle_oom(const run_plan *plan, const suite_case *c, test_result *t)
 {
-    if (!t->gpu_oom || !plan->gpu_shared || gpu_lock_exclusive() != 0)
+    if (!t->gpu_oom || plan->gpu_hold != GPU_HELD_SHARED || gpu_lock_exclusive() != 0)
         return;
     judge_case(plan, c, t);
     gpu_unlock();
 }
 
-/* The GPU held shared while plan's processes run, when plan asks. */
-static void hold_shared(const run_plan *plan)
+/* The GPU held as plan asks while its processes run. */
+static void hold_gpu(const run_plan *plan)
 {
-    if (plan->gpu_shared)
+    if (plan->gpu_hold == GPU_HELD_SHARED)
         gpu_lock_shared(); /* beside other correctness runs, never beside a timing */
+    else if (plan->gpu_hold == GPU_HELD_EXCLUSIVE)
+        gpu_lock_exclusive(); /* a timing: alone */
 }
 
-static void release_shared(const run_plan *plan)
+static void release_gpu(const run_plan *plan)
 {
-    if (plan->gpu_shared)
+    if (plan->gpu_hold != GPU_HELD_NONE)
         gpu_unlock();
 }
 
 /*
- * The outputs are judged after the shared hold is given back: checking
- * 2^26 elements on the host takes up to half a second a case and needs no
- * GPU, and while any correctness run holds the GPU a batch's worker that
- * waits to time a program waits too.
+ * The outputs are judged after the GPU is given back: checking 2^26
+ * elements on the host takes up to half a second a case and needs no GPU,
+ * and in a batch the other workers of the GPU wait for the hold.
  */
 int run_unit(const run_plan *plan, const suite_case *const *cases, int count, test_result *out)
 {
     case_run *runs = malloc((size_t)count * sizeof *runs);
     if (!runs) { /* (the grader short of memory: one case at a time still works) */
-        hold_shared(plan);
+        hold_gpu(plan);
         judge_case(plan, cases[0], &out[0]);
-        release_shared(plan);
+        release_gpu(plan);
         settle_oom(plan, cases[0], &out[0]);
         return 1;
     }
-    hold_shared(plan);
+    hold_gpu(plan);
     int done = launch_unit(plan, cases, count, runs);
-    release_shared(plan);
+    release_gpu(plan);
     for (int i = 0; i < done; i++) {
         judge_run(plan, cases[i], &runs[i], &out[i]);
         settle_oom(plan, cases[i], &out[i]);

@@ -123,7 +123,7 @@ Test(unit, correctness_runs_hold_the_gpu_shared_and_give_it_back)
                            "echo shared >> \"$UNIT_MARK\"; exec \"$@\"", "sh", NULL};
     run_plan plan = plan_for("ok", 0);
     plan.wrap = wrap;
-    plan.gpu_shared = 1;
+    plan.gpu_hold = GPU_HELD_SHARED;
     cr_assert_eq(run_unit(&plan, cases, COUNT, got), COUNT);
     for (int i = 0; i < COUNT; i++)
         cr_assert_eq(got[i].verdict, V_PASS, "case %d: %s", i, got[i].detail);
