@@ -20,7 +20,8 @@
  * With --gate, the last step before the program starts waits for the
  * grader (run.h's run_gate): a byte on the FIFO PATH.ready says it waits,
  * a byte on PATH.go lets it through.  The grader takes the GPU alone only
- * then, so ncu's own start (0.6 s) overlaps other workers' runs; until
+ * then, so ncu's own start (0.6 s) overlaps other workers' correctness
+ * runs (witness_gate.h); until
  * the exec, no code of the student's has run, so nothing can reach the
  * GPU before the grader holds it.
  */
@@ -90,10 +91,10 @@ static int open_fifo(const char *gate, const char *suffix, int flags)
 }
 
 /* Say on PATH.ready that the program is about to start, then wait for the
- * grader's byte on PATH.go (opened read-write, and first: a FIFO with no
- * writer reads as its end, and the grader writes only to a waiting
- * reader).  Opened after sandbox_enter, which closes every inherited
- * file.  0 once let through, -1 when there is no gate or grader. */
+ * grader's byte on PATH.go (opened read-write: a FIFO whose writers have
+ * all gone reads as its end).  Both opened after sandbox_enter, which
+ * closes every inherited file.  0 once let through, -1 when there is no
+ * gate or grader. */
 static int wait_at_gate(const char *gate)
 {
     char byte = 'r';
