@@ -4,10 +4,10 @@
 # line and then sleeps past TIMEOUT.  The stopped run must keep the line
 # it printed (its stdout is line-buffered: on 2026-11-28 a GPU run stopped
 # at 150 s came back with no output at all, so nothing said how far it
-# got), the quick one must finish with its output, and REJUDGE= must judge
-# the run's outputs again to the same rows.  Emulator runs only here (the
-# GPU side says SKIPPED without a GPU; with one, the GPU runs are checked
-# the same way).
+# got), the quick one must finish with its output, REJUDGE= must judge
+# the run's outputs again to the same rows, and SKIP= leaves a program
+# out.  Emulator runs only here (the GPU side says SKIPPED without a GPU;
+# with one, the GPU runs are checked the same way).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -56,5 +56,12 @@ if [ -s "$tmp/rows-before" ] && diff "$tmp/rows-before" "$tmp/rows-after" >"$tmp
     echo "ok   REJUDGE= gives the run's rows again"
 else
     no "REJUDGE= changed the rows:"; cat "$tmp/diff"
+fi
+CORPUS="$tmp/corpus" OUT="$tmp/skip" TIMEOUT=3 JOBS=2 HINTS=/dev/null SKIP="stuck" \
+    bash tests/gpu/device-corpus.sh >"$tmp/skip.log" 2>&1
+if grep -q '^| quick' "$tmp/skip/table.md" 2>/dev/null && ! grep -q '^| stuck' "$tmp/skip/table.md"; then
+    echo "ok   SKIP= leaves a program out"
+else
+    no "SKIP=stuck: the table is not quick's alone"; cat "$tmp/skip/table.md" 2>/dev/null
 fi
 [ $fail = 0 ] || { cat "$tmp/log"; exit 1; }

@@ -33,7 +33,8 @@
 #   - $OUT/table.md is rewritten as each program finishes, and
 #     $OUT/times.txt (each program's slowest run, in seconds) can be the
 #     next run's HINTS;
-#   - PROGRAMS (names, blank-separated) restricts the run to those programs;
+#   - PROGRAMS (names, blank-separated) restricts the run to those programs,
+#     SKIP (names) leaves those out (a GPU-sized one given a call of its own);
 #     CORPUS (default corpus) names another folder of programs (tests);
 #   - $OUT/machine.txt names the host's processor and its count;
 #   - every run's stdout is line-buffered (stdbuf -oL, where there is one):
@@ -279,11 +280,14 @@ write_table() {
     mv "$t" "$OUT/table.md"; mv "$tt" "$OUT/times.txt"
 }
 
-# The build.txt of every program of corpus/, or of those PROGRAMS names.
+# The build.txt of every program of corpus/, or of those PROGRAMS names,
+# less those SKIP names.
 build_files() {
-    local bt
+    local bt name
     for bt in "$CORPUS"/*/build.txt; do
-        [ -z "${PROGRAMS:-}" ] || [[ " $PROGRAMS " == *" $(basename "$(dirname "$bt")") "* ]] && echo "$bt"
+        name=$(basename "$(dirname "$bt")")
+        [[ " ${SKIP:-} " == *" $name "* ]] && continue
+        [ -z "${PROGRAMS:-}" ] || [[ " $PROGRAMS " == *" $name "* ]] && echo "$bt"
     done
 }
 
