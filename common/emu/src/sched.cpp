@@ -11,6 +11,7 @@
  * Because a worker runs exactly one block at a time and all of that block's
  * fibers run on it, static __shared__ variables can be thread-local storage.
  */
+#define CUEMU_SETS_INDEX_VARIABLES /* threadIdx and friends, const elsewhere */
 #include "internal.h"
 #include "fiber.h"
 #include "device_model.h"
