@@ -16,8 +16,10 @@
  * device code they are const, as in CUDA's device_launch_parameters.h:
  * within one fiber they never change (a fiber keeps its worker, and the
  * scheduler restores them before it resumes), and GCC's ThreadSanitizer
- * pass leaves reads of a const variable alone, where it used to call the
- * access hook for each read of threadIdx.x (README, "Performance").
+ * pass leaves reads of a const plain struct alone (threadIdx, blockIdx;
+ * dim3 has constructors, so blockDim and gridDim are still hooked), where
+ * it called the access hook for each read of threadIdx.x (README, "The
+ * corpus of 43", Barriers).
  * sched.cpp, which sets them, defines CUEMU_SETS_INDEX_VARIABLES. */
 #ifdef CUEMU_SETS_INDEX_VARIABLES
 #define CUEMU_INDEX_CONST

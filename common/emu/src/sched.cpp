@@ -47,7 +47,7 @@
  * to the kernel) are predicted; with the `jmp` each switch left an entry
  * behind and the returns after it were mispredicted (a loop of bare
  * __syncthreads(): 15 ns a thread per barrier before, 8 after; README,
- * "Performance").  Other architectures use Boost.Context. */
+ * "The corpus of 43", Barriers).  Other architectures use Boost.Context. */
 #if defined(__x86_64__)
 extern "C" void cuemu_switch(void **save_sp, void *new_sp);
 extern "C" void cuemu_fiber_start();
