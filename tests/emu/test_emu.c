@@ -843,6 +843,19 @@ Test(driver, compile_errors_point_at_the_source)
     EXPECT_CONTAINS(r.err, "undeclared_name");
 }
 
+/* threadIdx and friends are const, as in CUDA: a kernel cannot assign
+ * them, and reads of threadIdx and blockIdx call no access hook. */
+Test(driver, index_variables_are_read_only)
+{
+    static struct result r;
+    const char *nvcc = env_or("EMU_NVCC", "common/emu/emu-nvcc");
+    const char *src = env_or("CUEMU_TEST_SRC", "tests/emu");
+    run(&r, "", "%s -c -o drv_index_write.o %s/driver/index_write.cu", nvcc, src);
+    cr_expect_neq(r.status, 0, "assigning threadIdx.x compiled");
+    EXPECT_CONTAINS(r.err, "index_write.cu:6");
+    EXPECT_CONTAINS(r.err, "read-only");
+}
+
 /* ---- speed (a loose bound here; docs/perf-emu.md has the measured figures) ---- */
 
 Test(speed, reduction_of_2_22_on_one_core, .timeout = 60)

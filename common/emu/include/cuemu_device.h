@@ -12,11 +12,25 @@
 /* ---- device built-ins ------------------------------------------------- */
 #ifdef __cplusplus
 /* The index variables of the CUDA thread running on this OS thread; the
- * block scheduler sets them before each switch to a thread's fiber. */
-extern __thread uint3 threadIdx;
-extern __thread uint3 blockIdx;
-extern __thread dim3 blockDim;
-extern __thread dim3 gridDim;
+ * block scheduler sets them before each switch to a thread's fiber.  For
+ * device code they are const, as in CUDA's device_launch_parameters.h:
+ * within one fiber they never change (a fiber keeps its worker, and the
+ * scheduler restores them before it resumes), and GCC's ThreadSanitizer
+ * pass leaves reads of a const plain struct alone (threadIdx, blockIdx;
+ * dim3 has constructors, so blockDim and gridDim are still hooked), where
+ * it called the access hook for each read of threadIdx.x (README, "The
+ * corpus of 43", Barriers).
+ * sched.cpp, which sets them, defines CUEMU_SETS_INDEX_VARIABLES. */
+#ifdef CUEMU_SETS_INDEX_VARIABLES
+#define CUEMU_INDEX_CONST
+#else
+#define CUEMU_INDEX_CONST const
+#endif
+extern __thread CUEMU_INDEX_CONST uint3 threadIdx;
+extern __thread CUEMU_INDEX_CONST uint3 blockIdx;
+extern __thread CUEMU_INDEX_CONST dim3 blockDim;
+extern __thread CUEMU_INDEX_CONST dim3 gridDim;
+#undef CUEMU_INDEX_CONST
 static const int warpSize = 32;
 
 namespace cuemu {

@@ -11,6 +11,7 @@
  * Because a worker runs exactly one block at a time and all of that block's
  * fibers run on it, static __shared__ variables can be thread-local storage.
  */
+#define CUEMU_SETS_INDEX_VARIABLES /* threadIdx and friends, const elsewhere */
 #include "internal.h"
 #include "fiber.h"
 #include "device_model.h"
@@ -39,7 +40,14 @@
  * word and MXCSR (fnstcw/fldcw, stmxcsr/ldmxcsr); measured here those two
  * restores took three quarters of its time and made block-wide barriers
  * ~1.5x slower (docs/perf-emu.md).  Device code never changes the rounding
- * mode, so they are left out.  Other architectures use Boost.Context. */
+ * mode, so they are left out.  It ends with `ret`, not `pop; jmp` as
+ * Boost's does: the `call` into it pushed a return-stack-buffer entry that
+ * only a `ret` takes off again, and every fiber stops and resumes at the
+ * same call sites, so the `ret` and the returns after it (to block_sync,
+ * to the kernel) are predicted; with the `jmp` each switch left an entry
+ * behind and the returns after it were mispredicted (a loop of bare
+ * __syncthreads(): 15 ns a thread per barrier before, 8 after; README,
+ * "The corpus of 43", Barriers).  Other architectures use Boost.Context. */
 #if defined(__x86_64__)
 extern "C" void cuemu_switch(void **save_sp, void *new_sp);
 extern "C" void cuemu_fiber_start();
@@ -62,8 +70,7 @@ cuemu_switch:
     popq %r12
     popq %rbx
     popq %rbp
-    popq %rcx
-    jmp *%rcx
+    ret
     .size cuemu_switch, .-cuemu_switch
     .globl cuemu_fiber_start
     .type cuemu_fiber_start, @function
