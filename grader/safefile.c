@@ -205,3 +205,30 @@ int safe_mkdir(const char *path, int mode)
     errno = saved;
     return fd >= 0 ? 0 : -1;
 }
+
+int safe_mkfifo(const char *path, int mode)
+{
+    char dir[PATH_MAX];
+    const char *base;
+    int d = open_parent(path, dir, sizeof dir, &base);
+    if (d < 0)
+        return -1;
+    int rc = -1;
+    if (unlinkat(d, base, 0) == 0 || errno == ENOENT)
+        rc = mkfifoat(d, base, (mode_t)mode);
+    int saved = errno;
+    close(d);
+    errno = saved;
+    return rc;
+}
+
+int safe_open_fifo(const char *path, int flags)
+{
+    struct stat st;
+    int fd = open_no_links(path, flags, 0);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))) {
+        close(fd);
+        return errno = EINVAL, -1;
+    }
+    return fd;
+}

@@ -58,4 +58,13 @@ int safe_create(const char *path, int mode);
  * folder reached with no link; 0, or -1 (a link, a file, an error). */
 int safe_mkdir(const char *path, int mode);
 
+/* A FIFO made afresh at path (what was there removed first), its folder
+ * reached with no link followed; 0, or -1. */
+int safe_mkfifo(const char *path, int mode);
+
+/* Open the FIFO at path with flags (O_NONBLOCK where the caller must not
+ * wait for the other end), no link followed anywhere; the fd (O_CLOEXEC)
+ * or -1 (errno EINVAL when path is not a FIFO). */
+int safe_open_fifo(const char *path, int flags);
+
 #endif /* SAFEFILE_H */

@@ -33,9 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "sandbox.h"
 
 /* The options before "--"; the index of the program's name, or -1. */
@@ -74,20 +74,14 @@ static int to_log(const char *log)
     return 0;
 }
 
-/* The gate's FIFO PATH<suffix> opened with flags (no link followed, not
- * inherited by the program); -1 when it is not a FIFO. */
+/* The gate's FIFO PATH<suffix> opened with flags (safefile.h: no link
+ * followed, not inherited by the program); -1 when it is not a FIFO. */
 static int open_fifo(const char *gate, const char *suffix, int flags)
 {
     char path[PATH_MAX];
-    struct stat st;
     if (snprintf(path, sizeof path, "%s%s", gate, suffix) >= (int)sizeof path)
         return -1;
-    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
+    return safe_open_fifo(path, flags);
 }
 
 /* Say on PATH.ready that the program is about to start, then wait for the

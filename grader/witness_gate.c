@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gpulock.h"
@@ -55,41 +54,28 @@ static int open_gate(const run_gate *g)
     return write(go_fd, &byte, 1) == 1;
 }
 
-/* A FIFO's end opened with flags, when it is a FIFO; -1 otherwise. */
-static int open_fifo(const char *path, int flags)
+/* A FIFO at path, new, for uid/gid (-1: this user), and the grader's end
+ * of it opened with flags; the fd, or -1. */
+static int make_fifo(const char *path, int uid, int gid, int flags)
 {
-    struct stat st;
-    int fd = open(path, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))) {
+    if (safe_mkfifo(path, 0600) != 0)
+        return -1;
+    int fd = safe_open_fifo(path, flags | O_NONBLOCK);
+    if (fd >= 0 && uid >= 0 && fchown(fd, (uid_t)uid, (gid_t)gid) != 0) {
         close(fd);
         fd = -1;
     }
     return fd;
 }
 
-/* A FIFO at path, new, for uid/gid. */
-static int make_fifo(const char *path, int uid, int gid)
-{
-    if (safe_unlink(path) != 0 && errno != ENOENT)
-        return -1;
-    if (mkfifo(path, 0600) != 0)
-        return -1;
-    return uid >= 0 && chown(path, (uid_t)uid, (gid_t)gid) != 0 ? -1 : 0;
-}
-
 const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len)
 {
-    if (!gate_path[0] || make_fifo(ready_path, uid, gid) != 0 ||
-        make_fifo(go_path, uid, gid) != 0) {
-        snprintf(why, len, "cannot make the witness's gate: %s", strerror(errno));
-        return NULL;
-    }
     /* both ends the grader uses, opened now, before any run: read-write on
      * PATH.go, so that the byte can be written before the program reads */
-    gate.ready_fd = open_fifo(ready_path, O_RDONLY);
-    go_fd = open_fifo(go_path, O_RDWR);
-    if (gate.ready_fd < 0 || go_fd < 0) {
-        snprintf(why, len, "cannot open the witness's gate");
+    gate.ready_fd = gate_path[0] ? make_fifo(ready_path, uid, gid, O_RDONLY) : -1;
+    go_fd = gate.ready_fd >= 0 ? make_fifo(go_path, uid, gid, O_RDWR) : -1;
+    if (go_fd < 0) {
+        snprintf(why, len, "cannot make the witness's gate: %s", strerror(errno));
         witness_gate_disarm();
         return NULL;
     }

@@ -122,3 +122,25 @@ Test(safefile, mkdir_refuses_a_link_in_place_of_a_folder)
     cr_assert_eq(safe_mkdir(at("lane1"), 0700), 0);
     cr_assert_eq(safe_mkdir(path, 0700), 0); /* already a folder: fine */
 }
+
+Test(safefile, a_fifo_is_made_afresh_and_opened_only_as_a_fifo_reached_with_no_link)
+{
+    char fifo[512], linked[512], sub[512];
+    snprintf(fifo, sizeof fifo, "%s", at("gate.go"));
+    cr_assert_eq(symlink(outside, fifo), 0); /* planted where the FIFO goes */
+    cr_assert_eq(safe_mkfifo(fifo, 0600), 0);
+    struct stat st;
+    cr_assert_eq(lstat(fifo, &st), 0);
+    cr_assert(S_ISFIFO(st.st_mode), "the planted link was kept");
+    int fd = safe_open_fifo(fifo, O_RDWR | O_NONBLOCK);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    errno = 0;
+    cr_assert_eq(safe_open_fifo(outside, O_RDONLY | O_NONBLOCK), -1, "a plain file");
+    cr_assert_eq(errno, EINVAL);
+    snprintf(sub, sizeof sub, "%s", at("sub"));
+    cr_assert_eq(symlink(dir, sub), 0); /* a folder link on the way to the FIFO */
+    snprintf(linked, sizeof linked, "%s/gate.go", sub);
+    cr_assert_eq(safe_open_fifo(linked, O_RDWR | O_NONBLOCK), -1, "reached through a link");
+    cr_assert_eq(safe_mkfifo(linked, 0600), -1, "made through a link");
+}
