@@ -19,6 +19,7 @@
 
 #include "launch.h"
 #include "tunables.h"
+#include "witness_cache.h"
 
 #define KEY_MAX (SUITE_MAX_SPEED * 512 + 512)
 
@@ -36,30 +37,22 @@ static double monotonic_s(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* The key of ref's round over cases: the binary as it is on disk (a
- * rebuild is another key) and each case's command as the round runs it.
+/* The key of ref's round over cases (witness_cache.h's pieces): the
+ * binary as it is on disk and each case's command as the round runs it.
  * 0, or -1 when ref cannot be looked at or the key would not fit. */
 static int round_key(char *key, size_t len, const char *ref, const suite_case *const *cases,
                      int count)
 {
-    struct stat st;
-    if (stat(ref, &st) != 0)
-        return -1;
-    int used = snprintf(key, len, "round-v1|%s|%lld|%llu|%lld.%09ld|", ref,
-                        (long long)st.st_size, (unsigned long long)st.st_ino,
-                        (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     run_plan p = {.reps = SPEED_REPS, .warmup = SPEED_WARMUP, .no_raw = 1};
-    for (int i = 0; i < count && used > 0 && (size_t)used < len; i++) {
-        case_cmd cmd;
-        case_command(&p, cases[i], "-", &cmd);
-        for (int a = 0; a < cmd.argc && used > 0 && (size_t)used < len; a++)
-            used += snprintf(key + used, len - used, "%s ", cmd.argv[a]);
-        if (used > 0 && (size_t)used < len)
-            used += snprintf(key + used, len - used, "|");
+    int used = cache_key_binary(key, len, snprintf(key, len, "round-v1|"), ref);
+    for (int i = 0; i < count && used >= 0; i++) {
+        used = cache_key_case(key, len, used, &p, cases[i]);
+        if (used >= 0 && (size_t)used + 1 < len)
+            key[used++] = '|', key[used] = '\0';
+        else
+            used = -1;
     }
-    if (used <= 0 || (size_t)used >= len || strchr(key, '\n'))
-        return -1;
-    return 0;
+    return used < 0 || strchr(key, '\n') ? -1 : 0;
 }
 
 /* The round's file opened for reading, when it is this user's own plain

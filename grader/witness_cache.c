@@ -33,25 +33,44 @@ static uint64_t key_hash(const char *key)
     return h;
 }
 
+int cache_key_binary(char *key, size_t len, int used, const char *path)
+{
+    struct stat st;
+    if (used < 0 || (size_t)used >= len || stat(path, &st) != 0)
+        return -1;
+    int n = snprintf(key + used, len - used, "%s|%lld|%llu|%lld.%09ld|", path,
+                     (long long)st.st_size, (unsigned long long)st.st_ino,
+                     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    return n < 0 || (size_t)(used + n) >= len ? -1 : used + n;
+}
+
+int cache_key_case(char *key, size_t len, int used, const run_plan *plan, const suite_case *c)
+{
+    case_cmd cmd;
+    case_command(plan, c, "-", &cmd);
+    for (int a = 0; a < cmd.argc && used >= 0 && (size_t)used < len; a++) {
+        int n = snprintf(key + used, len - used, "%s ", cmd.argv[a]);
+        used = n < 0 ? -1 : used + n;
+    }
+    return used < 0 || (size_t)used >= len ? -1 : used;
+}
+
 int witness_cache_key(char *key, size_t len, const char *ref, const char *device, const char *ncu,
                       const suite_case *c, int reps, int warmup)
 {
-    struct stat st;
     char real_ncu[PATH_MAX];
-    if (stat(ref, &st) != 0 || !realpath(ncu, real_ncu) || !device || !*device)
+    if (!realpath(ncu, real_ncu) || !device || !*device)
         return -1;
     run_plan p = {.reps = reps, .warmup = warmup, .timeout_s = WITNESS_TIMEOUT_S, .no_raw = 1,
                   .witness = 1};
-    case_cmd cmd;
-    case_command(&p, c, "-", &cmd);
-    int used = snprintf(key, len, "v1|%s|%lld|%llu|%lld.%09ld|%s|%s|", ref, (long long)st.st_size,
-                        (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
-                        st.st_mtim.tv_nsec, device, real_ncu);
-    for (int a = 0; a < cmd.argc && used > 0 && (size_t)used < len; a++)
-        used += snprintf(key + used, len - used, "%s ", cmd.argv[a]);
-    if (used <= 0 || (size_t)used >= len || strchr(key, '\n'))
-        return -1; /* too long to keep whole, or a name no line can hold */
-    return 0;
+    int used = cache_key_binary(key, len, snprintf(key, len, "v1|"), ref);
+    if (used >= 0) {
+        int n = snprintf(key + used, len - used, "%s|%s|", device, real_ncu);
+        used = n < 0 || (size_t)(used + n) >= len ? -1 : used + n;
+    }
+    used = cache_key_case(key, len, used, &p, c);
+    return used < 0 || strchr(key, '\n') ? -1 : 0; /* too long to keep whole, or a name no
+                                                      line can hold */
 }
 
 /* The entry's path for key in dir. */

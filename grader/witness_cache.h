@@ -26,6 +26,14 @@
 
 #include "judge.h"
 
+/* The pieces of a kept value's key, appended to key (used bytes so far):
+ * the binary at path as it is on disk ("path|size|inode|mtime|": a
+ * rebuild is another key), and case c's command as plan runs it (its
+ * words, blank-separated).  The new length, or -1 when path cannot be
+ * looked at or the key would not fit. */
+int cache_key_binary(char *key, size_t len, int used, const char *path);
+int cache_key_case(char *key, size_t len, int used, const run_plan *plan, const suite_case *c);
+
 /* The key of case c for the reference binary ref (identified by its size,
  * inode and modification time, so a rebuild starts afresh), on the GPU the
  * reference reported (device), witnessed by ncu (its real path) with
