@@ -122,30 +122,20 @@ static void keep_student(grade_run *g, speed_result *r, const test_result *got)
 }
 
 /* One round of the reference alone: its times on the events' clock, which
- * the witness's ratio and the score are made from. */
+ * the witness's ratio and the score are made from.  With kept (the
+ * witnessed path), in a batch the round another grader of this GPU kept
+ * while it is recent (ref_round.h), else timed now and kept for them. */
 static void reference_round(grade_run *g, const int *which, const suite_case *const *cases,
-                            int count, const run_plan *theirs)
+                            int count, const run_plan *theirs, int kept)
 {
     static test_result ref[SUITE_MAX_SPEED];
-    timed_runs(theirs, cases, count, ref);
-    for (int i = 0; i < count; i++)
-        keep_reference(&g->speed[which[i]], &ref[i]);
-}
-
-/* The witnessed path's round of the reference: in a batch, the one another
- * grader of this GPU kept while it is recent (ref_round.h), else timed
- * now and kept for them. */
-static void reference_round_kept(grade_run *g, const int *which,
-                                 const suite_case *const *cases, int count,
-                                 const run_plan *theirs)
-{
-    static test_result ref[SUITE_MAX_SPEED];
-    if (ref_round_get(theirs->binary, cases, count, ref) == 0) {
+    if (kept && ref_round_get(theirs->binary, cases, count, ref) == 0) {
         if (getenv("GRADE_TRACE"))
             fprintf(stderr, "grade: trace: speed round: reference kept by the batch\n");
     } else {
         timed_runs(theirs, cases, count, ref);
-        ref_round_put(theirs->binary, cases, count, ref);
+        if (kept)
+            ref_round_put(theirs->binary, cases, count, ref);
     }
     for (int i = 0; i < count; i++)
         keep_reference(&g->speed[which[i]], &ref[i]);
@@ -161,7 +151,7 @@ static void speed_round(grade_run *g, const int *which, const suite_case *const 
     for (int i = 0; i < count; i++)
         if (g->speed[which[i]].verdict == V_PASS)
             keep_student(g, &g->speed[which[i]], &got[i]);
-    reference_round(g, which, cases, count, theirs);
+    reference_round(g, which, cases, count, theirs, 0);
 }
 
 /*
@@ -292,7 +282,7 @@ void run_speed_tests(grade_run *g, const char *student, const char *ref, const c
     witness_setup_get(&ws);
     double t0 = now_s();
     if (count > 0 && witness_planned(&ws))
-        reference_round_kept(g, which, cases, count, &theirs);
+        reference_round(g, which, cases, count, &theirs, 1);
     double t1 = now_s();
     witness_all(g, which, cases, count, &mine, &theirs, &ws);
     double t2 = now_s();
