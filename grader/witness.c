@@ -312,16 +312,14 @@ static double per_call_ms(double ns)
     return ns / 1e6 / (1 + WITNESS_WARMUP + WITNESS_REPS);
 }
 
-/* The user the gate's FIFOs are for: the cell's (-1: the grader's own,
- * when there is no sandbox user). */
-static int gate_uid(const run_plan *p)
+/* The witness's gate (witness_gate.h) made for the cell's user (the
+ * grader's own when there is no sandbox user) and set in p; 0, or -1 with
+ * why. */
+static int arm_gate(run_plan *p, char *why, size_t len)
 {
-    return p->sandbox ? p->sandbox->uid : -1;
-}
-
-static int gate_gid(const run_plan *p)
-{
-    return p->sandbox ? p->sandbox->gid : -1;
+    const sandbox *sb = p->sandbox;
+    p->gate = witness_gate_arm(sb ? sb->uid : -1, sb ? sb->gid : -1, why, len);
+    return p->gate ? 0 : -1;
 }
 
 /*
@@ -386,7 +384,7 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     snprintf(log, sizeof log, "%s/case.log", p.work);
     case_run run;
     double t0 = now_s();
-    if (!(p.gate = witness_gate_arm(gate_uid(&p), gate_gid(&p), why, len)))
+    if (arm_gate(&p, why, len) != 0)
         return -1;
     launch_case(&p, c, &run);
     witness_gate_disarm();
@@ -426,7 +424,7 @@ int witness_unit(const run_plan *plan, const suite_case *const *cases, int count
     remove(alone_log);
     case_run runs[WITNESS_UNIT_MAX];
     double t0 = now_s();
-    if (!(p.gate = witness_gate_arm(gate_uid(&p), gate_gid(&p), why, len)))
+    if (arm_gate(&p, why, len) != 0)
         return -1;
     int done = launch_unit(&p, cases, count, runs);
     witness_gate_disarm();
