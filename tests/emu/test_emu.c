@@ -813,7 +813,7 @@ Test(settings, bad_threads_stops_the_run)
 Test(settings, bad_timeout_stops_the_run)
 {
     stops_on("CUEMU_TIMEOUT=10s",
-             "cuemu: error: CUEMU_TIMEOUT='10s' not understood (seconds above 0, e.g. 30)");
+             "cuemu: error: CUEMU_TIMEOUT='10s' not understood (seconds above 0, at most 1e9, e.g. 30)");
     stops_on("CUEMU_TIMEOUT=0", "cuemu: error: CUEMU_TIMEOUT='0' not understood");
 }
 Test(settings, bad_stack_kb_stops_the_run)

@@ -203,7 +203,7 @@ void load_worker_settings(Settings &s)
     }
     s.timeout = 30;
     if ((e = getenv("CUEMU_TIMEOUT")) && *e && !parse_seconds(e, s.timeout))
-        bad_setting("CUEMU_TIMEOUT", e, "seconds above 0, e.g. 30");
+        bad_setting("CUEMU_TIMEOUT", e, "seconds above 0, at most 1e9, e.g. 30");
     v = 64;
     if ((e = getenv("CUEMU_STACK_KB")) && *e &&
         (!parse_whole(e, v) || v < 16 || v > 1024 * 1024))
