@@ -510,7 +510,7 @@ Test(memory, missing_fence_is_named_with_blocks_and_lines)
 }
 
 /* The weak mode and its seed appear in every diagnostic's settings line;
- * a setting it does not understand is said, not ignored silently. */
+ * a setting it does not understand stops the run (exit 2), naming it. */
 Test(memory, setting_named_in_diagnostics_and_checked)
 {
     static struct result r;
@@ -518,7 +518,12 @@ Test(memory, setting_named_in_diagnostics_and_checked)
     cr_expect_eq(r.status, DIAG_EXIT, "%s", r.err);
     EXPECT_CONTAINS(r.err, "CUEMU_MEMORY=weak:7");
     run(&r, "CUEMU_MEMORY=weakest", "./message_passing fence");
-    EXPECT_CONTAINS(r.err, "CUEMU_MEMORY='weakest' not understood");
+    cr_expect_eq(r.status, 2, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.err, "cuemu: error: CUEMU_MEMORY='weakest' not understood "
+                           "(strong | weak | weak:SEED, SEED a whole number)");
+    run(&r, "CUEMU_MEMORY=weak:7x", "./message_passing fence");
+    cr_expect_eq(r.status, 2, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.err, "cuemu: error: CUEMU_MEMORY='weak:7x' not understood");
 }
 
 /* ---- diagnostics ------------------------------------------------------------------- */
@@ -763,6 +768,79 @@ Test(notes, bad_settings_stop_the_run)
     run(&r, "CUEMU_FASTMATH=loud", "./fastmath_note");
     cr_expect_eq(r.status, 2, "status %d\n%s", r.status, r.err);
     EXPECT_CONTAINS(r.err, "cuemu: error: CUEMU_FASTMATH='loud' not understood (note | off | stop)");
+}
+
+/* ---- settings: a value the emulator cannot read stops the run --------------------- */
+
+/* Under env, the program stops at its first CUDA call with exit 2 and
+ * message on stderr, before it printed anything: a run that went on with
+ * the default would not be the one asked for. */
+static void stops_on(const char *env, const char *message)
+{
+    static struct result r;
+    run(&r, env, "./slow_launch 1");
+    cr_expect_eq(r.status, 2, "%s: status %d\n%s", env, r.status, r.err);
+    EXPECT_CONTAINS(r.err, message);
+    cr_expect(strstr(r.out, "slow_launch:") == NULL, "%s: the program ran on:\n%s", env, r.out);
+}
+
+Test(settings, bad_schedule_stops_the_run)
+{
+    const char *want = "(inorder | reverse | random | random:SEED | warps | warps-reverse, "
+                       "SEED a whole number)";
+    char msg[256];
+    stops_on("CUEMU_SCHEDULE=backwards", "cuemu: error: CUEMU_SCHEDULE='backwards' not understood");
+    snprintf(msg, sizeof msg, "CUEMU_SCHEDULE='random:x' not understood %s", want);
+    stops_on("CUEMU_SCHEDULE=random:x", msg);
+    stops_on("CUEMU_SCHEDULE=random:-1", "CUEMU_SCHEDULE='random:-1' not understood");
+}
+Test(settings, bad_initcheck_stops_the_run)
+{
+    stops_on("CUEMU_INITCHECK=loud",
+             "cuemu: error: CUEMU_INITCHECK='loud' not understood (warn | stop | off)");
+}
+Test(settings, bad_fresh_stops_the_run)
+{
+    stops_on("CUEMU_FRESH=poisson",
+             "cuemu: error: CUEMU_FRESH='poisson' not understood (zero | poison)");
+}
+Test(settings, bad_threads_stops_the_run)
+{
+    stops_on("CUEMU_THREADS=two", "cuemu: error: CUEMU_THREADS='two' not understood "
+                                  "(a whole number of worker threads, 1 or more)");
+    stops_on("CUEMU_THREADS=0", "cuemu: error: CUEMU_THREADS='0' not understood");
+}
+Test(settings, bad_timeout_stops_the_run)
+{
+    stops_on("CUEMU_TIMEOUT=10s",
+             "cuemu: error: CUEMU_TIMEOUT='10s' not understood (seconds above 0, at most 1e9, e.g. 30)");
+    stops_on("CUEMU_TIMEOUT=0", "cuemu: error: CUEMU_TIMEOUT='0' not understood");
+}
+Test(settings, bad_stack_kb_stops_the_run)
+{
+    stops_on("CUEMU_STACK_KB=8", "cuemu: error: CUEMU_STACK_KB='8' not understood (KiB per CUDA "
+                                 "thread, a whole number from 16 to 1048576)");
+    stops_on("CUEMU_STACK_KB=64k", "cuemu: error: CUEMU_STACK_KB='64k' not understood");
+}
+Test(settings, unwritable_trace_stops_the_run)
+{
+    stops_on("CUEMU_TRACE=/nonexistent-dir/t.jsonl",
+             "cuemu: error: CUEMU_TRACE='/nonexistent-dir/t.jsonl' not understood (the path of a "
+             "file the program can write)");
+}
+/* Empty values mean the default, and the values the kit's grader and
+ * Makefile set (suites' schedule=random:SEED, emu_memory=weak:17, the
+ * grader's CUEMU_TIMEOUT as %g) are read. */
+Test(settings, empty_and_kit_values_run)
+{
+    static struct result r;
+    run(&r, "CUEMU_SCHEDULE= CUEMU_THREADS= CUEMU_TIMEOUT= CUEMU_STACK_KB= CUEMU_MEMORY= "
+            "CUEMU_INITCHECK= CUEMU_FRESH= CUEMU_TRACE=", "./slow_launch 1");
+    cr_expect_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+    run(&r, "CUEMU_SCHEDULE=random:11 CUEMU_THREADS=3 CUEMU_TIMEOUT=1.5 CUEMU_MEMORY=weak:17 "
+            "CUEMU_FRESH=poison CUEMU_STACK_KB=16", "./slow_launch 1");
+    cr_expect_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+    EXPECT_CONTAINS(r.out, "slow_launch: ok");
 }
 
 /* Each fast-math call site is noted once, by its line (__logf runs 4096

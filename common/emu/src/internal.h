@@ -37,9 +37,9 @@ struct Settings {
 };
 enum { INITCHECK_OFF, INITCHECK_WARN, INITCHECK_STOP };
 enum { FASTMATH_OFF, FASTMATH_NOTE, FASTMATH_STOP };
-/* Exit status of a setting whose value the emulator cannot read
- * (CUEMU_SLOW_NOTE, CUEMU_FASTMATH): the run would not be the one asked
- * for, so it stops before the program runs on. */
+/* Exit status of a setting whose value the emulator cannot read (any
+ * CUEMU_* of settings.cpp): the run would not be the one asked for, so it
+ * stops before the program runs on. */
 enum { SETTING_EXIT = EXIT_USAGE };
 const Settings &settings();
 /* "CUEMU_SCHEDULE=random:42 CUEMU_THREADS=2" - printed with diagnostics so
