@@ -8,6 +8,7 @@
  */
 #include "suite.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -166,9 +167,12 @@ static int parse_schedule(const field *f, int nf, suite_case *k, char *err, size
     if (s) {
         unsigned long seed;
         char tail;
+        /* the seed in decimal digits only, as the emulator reads it */
         if (strcmp(s, "inorder") && strcmp(s, "reverse") && strcmp(s, "random") &&
-            sscanf(s, "random:%lu%c", &seed, &tail) != 1)
-            return snprintf(err, errlen, "schedule is inorder, reverse or random[:SEED]"), -1;
+            (strncmp(s, "random:", 7) || !isdigit((unsigned char)s[7]) ||
+             sscanf(s, "random:%lu%c", &seed, &tail) != 1))
+            return snprintf(err, errlen, "schedule is inorder, reverse or random[:SEED], "
+                            "SEED in decimal digits"), -1;
         if (strlen(s) >= sizeof k->schedule)
             return snprintf(err, errlen, "schedule too long"), -1;
         snprintf(k->schedule, sizeof k->schedule, "%s", s);

@@ -90,6 +90,10 @@ Test(suite, errors_name_the_line)
          "speed needs n"},
         {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 "
          "schedule=backwards\n", "schedule is"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 "
+         "schedule=random:-1\n", "SEED in decimal"},
+        {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 "
+         "schedule=random:+5\n", "SEED in decimal"},
         {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=1 threads=2\n",
          "together with schedule"},
         {"lab lab1 dir=d files=a.cu variants=v,w\ngroup id=g points=1\ncases group=g variant=v n=9 emu_n=4\n",
