@@ -84,6 +84,56 @@ int gpu_lock_exclusive(void)
     return 0; /* .turn stays held: no reader enters until gpu_unlock */
 }
 
+/* .turn first, as a writer; then .rw shared, beside the readers in. */
+int gpu_lock_next(void)
+{
+    double asked = now_s();
+    if (gpu_lock_held() != GPU_HELD_NONE || open_files() != 0 || lock(turn_fd, LOCK_EX) != 0)
+        return -1;
+    /* no writer holds .rw alone without .turn, so this does not wait */
+    if (lock(rw_fd, LOCK_SH) != 0) {
+        lock(turn_fd, LOCK_UN);
+        return -1;
+    }
+    held = GPU_HELD_NEXT;
+    waited_s += now_s() - asked;
+    return 0;
+}
+
+/* Alone, from first in line.  flock converts .rw by dropping the old lock before taking the new one;
+ * with .turn held no writer can be granted .rw in between, and no new
+ * reader gets to it. */
+int gpu_lock_upgrade(void)
+{
+    double asked = now_s();
+    if (gpu_lock_held() != GPU_HELD_NEXT)
+        return -1;
+    if (lock(rw_fd, LOCK_EX) != 0) { /* the shared lock may be gone: nothing half held */
+        gpu_unlock();
+        return -1;
+    }
+    held = GPU_HELD_EXCLUSIVE;
+    alone_since = now_s();
+    waited_s += alone_since - asked;
+    return 0;
+}
+
+/* Shared again, from alone: .rw converted while .turn is still held (no
+ * writer gets .rw in between), then .turn given back to readers. */
+int gpu_lock_downgrade(void)
+{
+    if (gpu_lock_held() != GPU_HELD_EXCLUSIVE)
+        return -1;
+    if (lock(rw_fd, LOCK_SH) != 0) {
+        gpu_unlock();
+        return -1;
+    }
+    alone_s += now_s() - alone_since;
+    held = GPU_HELD_SHARED;
+    lock(turn_fd, LOCK_UN);
+    return 0;
+}
+
 void gpu_unlock(void)
 {
     if (opened_by != getpid())

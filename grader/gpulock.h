@@ -16,12 +16,33 @@
  * the caller goes on unlocked). */
 int gpu_lock_shared(void);
 int gpu_lock_exclusive(void);
+/*
+ * A witnessed program (witness_gate.h) is timed only part of its run: the
+ * rest (the GPU's start, its input, its output, ncu's report) needs the
+ * GPU no more than a correctness run does.  So the witness takes the GPU
+ * in three steps, none of which lets another speed test in beside a
+ * program's kernels:
+ *   gpu_lock_next      first in line: .turn held (no new run, no other
+ *                      speed test), the GPU shared with the runs already
+ *                      in, which finish meanwhile;
+ *   gpu_lock_upgrade   from there, alone once those runs are done;
+ *   gpu_lock_downgrade from alone, shared again: .turn given back, so
+ *                      runs start beside the program's last steps; a
+ *                      speed test waits for the program's end.
+ * Each returns 0, or -1 (lock files unusable, or the wrong step: nothing
+ * changes then).  The two conversions are safe only because .turn is held
+ * through them: no other writer can take the GPU in between.
+ */
+int gpu_lock_next(void);
+int gpu_lock_upgrade(void);
+int gpu_lock_downgrade(void);
+
 /* Give back what gpu_lock_* took. */
 void gpu_unlock(void);
 
 /* What this process holds now: GPU_HELD_NONE (also without lock files),
- * GPU_HELD_SHARED or GPU_HELD_EXCLUSIVE. */
-enum { GPU_HELD_NONE, GPU_HELD_SHARED, GPU_HELD_EXCLUSIVE };
+ * GPU_HELD_SHARED, GPU_HELD_NEXT (gpu_lock_next) or GPU_HELD_EXCLUSIVE. */
+enum { GPU_HELD_NONE, GPU_HELD_SHARED, GPU_HELD_NEXT, GPU_HELD_EXCLUSIVE };
 int gpu_lock_held(void);
 
 /* This process's seconds spent waiting for the GPU held alone, and

@@ -146,3 +146,128 @@ Test(gpulock, the_wait_and_the_hold_are_counted_apart)
     gpu_lock_times(&w2, &a2);
     cr_assert_float_eq(a2, alone, 1e-9);
 }
+
+/* A child that waits `start` s, takes the GPU shared or alone, writes when
+ * it got it (seconds since t0) on fd, gives it back and exits. */
+static pid_t asker(double t0, double start, int exclusive, int fd)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        nap(start);
+        if ((exclusive ? gpu_lock_exclusive() : gpu_lock_shared()) != 0)
+            _exit(1);
+        double got = now() - t0;
+        gpu_unlock();
+        _exit(write(fd, &got, sizeof got) == sizeof got ? 0 : 1);
+    }
+    return pid;
+}
+
+static double got_at(int fd, pid_t pid)
+{
+    double got = -1;
+    reap(pid);
+    cr_assert_eq(read(fd, &got, sizeof got), (ssize_t)sizeof got);
+    return got;
+}
+
+/* First in line (a witness's program starting): the run already in goes
+ * on beside it, but no new run and no speed test gets in until it gives
+ * the GPU back. */
+Test(gpulock, first_in_line_keeps_new_runs_and_speed_tests_out)
+{
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    double t0 = now();
+    pid_t r1 = holder(0, 0, 1.0);
+    nap(0.2);
+    cr_assert_eq(gpu_lock_next(), 0);
+    cr_assert_lt(now() - t0, 0.5, "first in line waited for the run already in");
+    cr_assert_eq(gpu_lock_held(), GPU_HELD_NEXT);
+    pid_t r2 = asker(t0, 0.1, 0, p[1]);
+    nap(1.3); /* r1 is done by now: the GPU is free, but not for r2 */
+    gpu_unlock();
+    double got = got_at(p[0], r2);
+    reap(r1);
+    cr_assert_gt(got, 1.4, "a new run got in at %.2f s beside the program first in line", got);
+
+    cr_assert_eq(gpu_lock_next(), 0); /* and a speed test waits the same way */
+    pid_t w = asker(now(), 0.1, 1, p[1]);
+    nap(0.6);
+    gpu_unlock();
+    got = got_at(p[0], w);
+    cr_assert_gt(got, 0.5, "a speed test got in at %.2f s beside the program first in line", got);
+}
+
+/* The upgrade waits for the runs already in, and then holds the GPU
+ * alone; nothing else got in meanwhile. */
+Test(gpulock, the_upgrade_waits_for_the_runs_already_in)
+{
+    double t0 = now();
+    pid_t r1 = holder(0, 0, 1.0);
+    nap(0.2);
+    cr_assert_eq(gpu_lock_upgrade(), -1, "an upgrade without being first in line");
+    cr_assert_eq(gpu_lock_next(), 0);
+    cr_assert_eq(gpu_lock_upgrade(), 0);
+    double got = now() - t0;
+    cr_assert_eq(gpu_lock_held(), GPU_HELD_EXCLUSIVE);
+    reap(r1);
+    cr_assert_gt(got, 0.9, "alone at %.2f s, while a run was still in", got);
+    char check[300];
+    snprintf(check, sizeof check, "flock -n -s %s/gpu0.rw true", dir);
+    cr_assert_neq(system(check), 0, "a reader could take the GPU beside the upgraded hold");
+    gpu_unlock();
+}
+
+/* A hold that went from alone to shared again (gpu_lock_downgrade): the
+ * GPU held alone from first in line, then shared back, once with a run
+ * waiting and once with a speed test waiting; when each got in (seconds
+ * since the hold was alone). */
+static double waiter_after_downgrade(int exclusive)
+{
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    cr_assert_eq(gpu_lock_next(), 0);
+    cr_assert_eq(gpu_lock_upgrade(), 0);
+    double t0 = now();
+    pid_t pid = asker(t0, 0.1, exclusive, p[1]);
+    nap(0.5);
+    cr_assert_eq(gpu_lock_downgrade(), 0);
+    cr_assert_eq(gpu_lock_held(), GPU_HELD_SHARED);
+    nap(0.7);
+    gpu_unlock();
+    double got = got_at(p[0], pid);
+    close(p[0]);
+    close(p[1]);
+    return got;
+}
+
+/* After the downgrade a waiting run gets in at once, but a speed test
+ * waits for the program's end (gpu_unlock). */
+Test(gpulock, after_the_downgrade_runs_come_in_but_no_speed_test)
+{
+    cr_assert_eq(gpu_lock_downgrade(), -1, "a downgrade of nothing");
+    double run = waiter_after_downgrade(0);
+    cr_assert(run > 0.45 && run < 0.9, "the run got in at %.2f s", run);
+    double speed = waiter_after_downgrade(1);
+    cr_assert_gt(speed, 1.15, "the speed test got in at %.2f s, beside the program", speed);
+}
+
+/* A speed test already waiting goes first; first in line comes after it,
+ * with no deadlock though a run holds the GPU all along. */
+Test(gpulock, first_in_line_waits_behind_a_waiting_speed_test)
+{
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    double t0 = now();
+    pid_t r1 = holder(0, 0, 0.6);
+    pid_t w = asker(t0, 0.1, 1, p[1]); /* waits for r1, then ~0 s */
+    nap(0.3);
+    cr_assert_eq(gpu_lock_next(), 0);
+    double got = now() - t0;
+    cr_assert_eq(gpu_lock_upgrade(), 0);
+    gpu_unlock();
+    reap(r1);
+    cr_assert_lt(got_at(p[0], w), got + 0.05);
+    cr_assert_gt(got, 0.55, "first in line at %.2f s, before the waiting speed test", got);
+}
