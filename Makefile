@@ -346,6 +346,7 @@ endif
 	@sh tests/timed.sh sh tests/lab7-lookback.sh
 	@sh tests/timed.sh sh tests/lab7-stages.sh
 	@sh tests/timed.sh sh tests/witness-input.sh
+	@sh tests/timed.sh sh tests/witness-window.sh
 	@sh tests/timed.sh sh tests/emu-pace.sh
 	@sh tests/timed.sh sh tests/host-memory.sh
 	@sh tests/timed.sh sh tests/nvidia-smi-calls.sh

@@ -17,6 +17,7 @@
 #include "trace_run.h"
 #include "caselist.h"
 #include "witness_mark.h"
+#include "witness_window.h"
 #include "check.h"
 #include "cli.h"
 #include "copy_count.h"
@@ -376,6 +377,10 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     size_t data_words = out_words_for(j->kind, o->n, o->dtype); /* without the band */
     const kind_def *def = kind_get(j->kind);
     watch("running the kernel");
+    /* A witnessed run holds the GPU alone from here to its timed
+     * launches' end (witness_window.h). */
+    if (o->witness)
+        witness_window_enter();
     double began = wall_s();
     watch_output(j, data_words * 4, r, 1);
     trace_run(o, j->variant, &j->problem, 1, r->moved);
@@ -385,6 +390,8 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     watch_output(j, data_words * 4, r, 0);
     trace_step("first launch");
     int reps = timed_runs(o, wall_s() - began);
+    if (o->witness && reps == 0)
+        witness_window_leave();
     /* The kit's reference timed by the grader (--graded --no-raw) shows
      * nothing of its output, so none comes back: the copy back cost 0.24 s
      * of its 0.63 s at 2^26 elements (H200). */
@@ -413,6 +420,8 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
         watch("timing the kernel");
         j->timed_calls = o->warmup + reps;
         r->kernel = time_runs_prep(run_once, perturbed ? perturb_next : NULL, j, o->warmup, reps);
+        if (o->witness)
+            witness_window_leave();
         watch_output(j, data_words * 4, r, 0);
         trace_step("timed launches");
         perturb_input pin = {o->n, o->dtype, o->dist, o->seed,

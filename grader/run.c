@@ -80,10 +80,16 @@ static int enter_sandbox(void *arg)
 static double pass_gate(const run_gate *gate, int *passed)
 {
     char byte;
-    if (!gate || *passed || read(gate->ready_fd, &byte, 1) != 1)
+    if (!gate)
         return 0;
     double t0 = now_s();
-    *passed = gate->open(gate);
+    if (!*passed) {
+        if (read(gate->ready_fd, &byte, 1) == 1)
+            *passed = gate->open(gate);
+    } else if (gate->window_fd >= 0 && gate->heard) {
+        for (int n = 0; n < 16 && read(gate->window_fd, &byte, 1) == 1; n++)
+            gate->heard(gate, byte); /* (a few a turn: a flood cannot stall the watch) */
+    }
     return now_s() - t0;
 }
 

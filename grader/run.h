@@ -47,6 +47,11 @@ int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
 typedef struct run_gate {
     int ready_fd;
     int (*open)(const struct run_gate *gate); /* 1: let through; 0: could not */
+    /* Once through: the program's own bytes (witness_window.h) on
+     * window_fd (non-blocking; -1: none), each given to heard; the time
+     * heard takes (waiting for the GPU) is left out of the limits too. */
+    int window_fd;
+    void (*heard)(const struct run_gate *gate, char byte);
 } run_gate;
 
 /* The same, also killed (as timed out) when the file `progress` has not

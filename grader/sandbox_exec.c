@@ -19,11 +19,13 @@
  *
  * With --gate, the last step before the program starts waits for the
  * grader (run.h's run_gate): a byte on the FIFO PATH.ready says it waits,
- * a byte on PATH.go lets it through.  The grader takes the GPU alone only
- * then, so ncu's own start (0.6 s) overlaps other workers' correctness
- * runs (witness_gate.h); until
- * the exec, no code of the student's has run, so nothing can reach the
- * GPU before the grader holds it.
+ * a byte on PATH.go lets it through.  The grader moves its hold of the
+ * GPU only then (witness_gate.h), so ncu's own start (0.6 s) overlaps
+ * other workers' correctness runs; until the exec, no code of the
+ * student's has run, so nothing can reach the GPU before the grader holds
+ * it.  The program is then given its window (common/witness_window.h):
+ * PATH.window open for writing and PATH.go for reading, named by
+ * KIT_WITNESS_WINDOW=W,G.
  */
 #define _GNU_SOURCE
 #include "sandbox_exec.h"
@@ -84,20 +86,40 @@ static int open_fifo(const char *gate, const char *suffix, int flags)
     return safe_open_fifo(path, flags);
 }
 
+/* The program's window: PATH.window (blocking writes from now on) and
+ * PATH.go, both kept open over the exec and named in KIT_WITNESS_WINDOW;
+ * 0, or -1 when the window cannot be opened (a grader of an older kit:
+ * the program then runs without one). */
+static int give_window(const char *gate, int go)
+{
+    char value[32];
+    int w = open_fifo(gate, ".window", O_WRONLY | O_NONBLOCK);
+    if (w < 0)
+        return -1;
+    if (fcntl(w, F_SETFL, 0) != 0 || fcntl(w, F_SETFD, 0) != 0 || fcntl(go, F_SETFD, 0) != 0) {
+        close(w);
+        return -1;
+    }
+    snprintf(value, sizeof value, "%d,%d", w, go);
+    return setenv("KIT_WITNESS_WINDOW", value, 1);
+}
+
 /* Say on PATH.ready that the program is about to start, then wait for the
  * grader's byte on PATH.go (opened read-write: a FIFO whose writers have
- * all gone reads as its end).  Both opened after sandbox_enter, which
- * closes every inherited file.  0 once let through, -1 when there is no
- * gate or grader. */
+ * all gone reads as its end), then give the program its window.  All
+ * opened after sandbox_enter, which closes every inherited file.  0 once
+ * let through, -1 when there is no gate or grader. */
 static int wait_at_gate(const char *gate)
 {
-    char byte = 'r';
+    char byte = 'x';
     int go = open_fifo(gate, ".go", O_RDWR);
     int ready = go >= 0 ? open_fifo(gate, ".ready", O_WRONLY | O_NONBLOCK) : -1;
     int said = ready >= 0 && write(ready, &byte, 1) == 1;
     if (ready >= 0)
         close(ready);
     int through = said && read(go, &byte, 1) == 1 && byte == 'g';
+    if (through && give_window(gate, go) == 0)
+        return 0;
     if (go >= 0)
         close(go);
     return through ? 0 : -1;

@@ -315,10 +315,10 @@ static double per_call_ms(double ns)
 /* The witness's gate (witness_gate.h) made for the cell's user (the
  * grader's own when there is no sandbox user) and set in p; 0, or -1 with
  * why. */
-static int arm_gate(run_plan *p, char *why, size_t len)
+static int arm_gate(run_plan *p, int cases, char *why, size_t len)
 {
     const sandbox *sb = p->sandbox;
-    p->gate = witness_gate_arm(sb ? sb->uid : -1, sb ? sb->gid : -1, why, len);
+    p->gate = witness_gate_arm(sb ? sb->uid : -1, sb ? sb->gid : -1, cases, why, len);
     return p->gate ? 0 : -1;
 }
 
@@ -384,7 +384,7 @@ int witness_case(const run_plan *plan, const suite_case *c, const char *ncu, wit
     snprintf(log, sizeof log, "%s/case.log", p.work);
     case_run run;
     double t0 = now_s();
-    if (arm_gate(&p, why, len) != 0)
+    if (arm_gate(&p, 1, why, len) != 0)
         return -1;
     launch_case(&p, c, &run);
     witness_gate_disarm();
@@ -424,7 +424,7 @@ int witness_unit(const run_plan *plan, const suite_case *const *cases, int count
     remove(alone_log);
     case_run runs[WITNESS_UNIT_MAX];
     double t0 = now_s();
-    if (arm_gate(&p, why, len) != 0)
+    if (arm_gate(&p, count, why, len) != 0)
         return -1;
     int done = launch_unit(&p, cases, count, runs);
     witness_gate_disarm();

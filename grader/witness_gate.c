@@ -17,41 +17,73 @@
 #include "safefile.h"
 #include "tunables.h"
 
-static char gate_path[PATH_MAX], ready_path[PATH_MAX + 8], go_path[PATH_MAX + 8];
-static run_gate gate = {.ready_fd = -1};
+static char gate_path[PATH_MAX], ready_path[PATH_MAX + 8], go_path[PATH_MAX + 8],
+    window_path[PATH_MAX + 8];
+static run_gate gate = {.ready_fd = -1, .window_fd = -1};
 static int go_fd = -1; /* PATH.go, opened with PATH.ready when the gate is made */
-static double armed_at, opened_at; /* for GRADE_TRACE: ncu's start, and the hold */
+static int cases, done; /* the cases of a witnessed process, and those it said were timed */
+static double armed_at, next_at, alone_at, alone_s; /* for GRADE_TRACE */
 
 const char *witness_gate_path(const char *dir)
 {
     snprintf(gate_path, sizeof gate_path, "%s/gate", dir);
     snprintf(ready_path, sizeof ready_path, "%s.ready", gate_path);
     snprintf(go_path, sizeof go_path, "%s.go", gate_path);
+    snprintf(window_path, sizeof window_path, "%s.window", gate_path);
     return gate_path;
 }
 
-/* run_gate's open: the GPU taken alone (once: a process run again within
- * the same hold keeps it), then the waiting program let through, on the
+/* Bytes left in a FIFO of the grader's (non-blocking), read and dropped. */
+static void drain(int fd)
+{
+    char buf[256];
+    while (fd >= 0 && read(fd, buf, sizeof buf) > 0) {}
+}
+
+/* run_gate's open: no program of this gate's runs now (the byte comes
+ * from `grade --sandbox-exec` before its exec, or was left by a process
+ * that has ended), so ncu's shared hold can be given back and the GPU
+ * taken first in line (gpulock.h); what an ended process left on the
+ * window and on PATH.go is dropped first, so that no byte of it lets
+ * this program through or moves the hold.  The byte is written on the
  * FIFO opened when the gate was made (no path is looked up again: the
- * folder is the student's).  A stale byte on PATH.ready (an earlier run
- * of the same hold wrote it) only takes the GPU sooner: the byte on
- * PATH.go waits there for the program, which finds the GPU held. */
+ * folder is the student's). */
 static int open_gate(const run_gate *g)
 {
-    (void)g;
     char byte = 'g';
     double asked = now_s();
-    if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_EXCLUSIVE) {
-        gpu_unlock(); /* the shared hold of ncu's start (witness_gate_arm) */
-        gpu_lock_exclusive();
+    drain(g->window_fd);
+    drain(go_fd);
+    done = 0;
+    if (WITNESS_GPU_ALONE) {
+        gpu_unlock();
+        gpu_lock_next();
     }
-    if (!opened_at) {
-        opened_at = now_s();
-        if (getenv("GRADE_TRACE"))
-            fprintf(stderr, "grade: trace: witness gate: ncu started in %.2f s, the GPU "
-                    "taken in %.2f s\n", asked - armed_at, opened_at - asked);
-    }
+    next_at = now_s();
+    if (getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: witness gate: ncu started in %.2f s, first in line "
+                "in %.2f s\n", asked - armed_at, next_at - asked);
     return write(go_fd, &byte, 1) == 1;
+}
+
+/* run_gate's heard: the program's window (witness_window.h).  'r': the
+ * GPU alone (once the runs already in have finished), then its byte; the
+ * 'd' of the process's last case, counted while alone: shared again.  Anything else, or a byte
+ * out of turn, changes nothing: a program can only keep the GPU from
+ * itself, never let another speed test in beside its kernels. */
+static void heard(const run_gate *g, char byte)
+{
+    (void)g;
+    char go = 'g';
+    if (byte == 'r') {
+        if (WITNESS_GPU_ALONE && gpu_lock_held() == GPU_HELD_NEXT && gpu_lock_upgrade() == 0)
+            alone_at = now_s();
+        if (write(go_fd, &go, 1) != 1) { /* the program waits; its limit ends it */ }
+    } else if (byte == 'd' && gpu_lock_held() == GPU_HELD_EXCLUSIVE && ++done == cases &&
+               gpu_lock_downgrade() == 0) {
+        alone_s += now_s() - alone_at;
+        alone_at = 0;
+    }
 }
 
 /* A FIFO at path, new, for uid/gid (-1: this user), and the grader's end
@@ -68,19 +100,23 @@ static int make_fifo(const char *path, int uid, int gid, int flags)
     return fd;
 }
 
-const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len)
+const run_gate *witness_gate_arm(int uid, int gid, int process_cases, char *why, size_t len)
 {
-    /* both ends the grader uses, opened now, before any run: read-write on
-     * PATH.go, so that the byte can be written before the program reads */
+    /* every end the grader uses, opened now, before any run: read-write on
+     * PATH.go, so that a byte can be written before the program reads */
     gate.ready_fd = gate_path[0] ? make_fifo(ready_path, uid, gid, O_RDONLY) : -1;
-    go_fd = gate.ready_fd >= 0 ? make_fifo(go_path, uid, gid, O_RDWR) : -1;
+    gate.window_fd = gate.ready_fd >= 0 ? make_fifo(window_path, uid, gid, O_RDONLY) : -1;
+    go_fd = gate.window_fd >= 0 ? make_fifo(go_path, uid, gid, O_RDWR) : -1;
     if (go_fd < 0) {
         snprintf(why, len, "cannot make the witness's gate: %s", strerror(errno));
         witness_gate_disarm();
         return NULL;
     }
     gate.open = open_gate;
+    gate.heard = heard;
+    cases = process_cases;
     armed_at = now_s();
+    alone_s = alone_at = next_at = 0;
     /* ncu starts beside correctness runs and other ncu starts, never
      * beside a witnessed program: a class of 32 with ncu starting
      * unlocked held the GPU alone 3.1 s a student, against 2.0-2.3 s for
@@ -92,17 +128,21 @@ const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len)
 
 void witness_gate_disarm(void)
 {
-    if (opened_at && getenv("GRADE_TRACE"))
-        fprintf(stderr, "grade: trace: witness gate: the GPU held alone %.2f s\n",
-                now_s() - opened_at);
-    opened_at = 0;
+    if (alone_at)
+        alone_s += now_s() - alone_at;
+    if (next_at && getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: witness gate: first in line %.2f s, the GPU held "
+                "alone %.2f s of it\n", now_s() - next_at, alone_s);
+    next_at = alone_at = 0;
     if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_NONE)
         gpu_unlock();
-    if (gate.ready_fd >= 0)
-        close(gate.ready_fd);
-    if (go_fd >= 0)
-        close(go_fd);
-    gate.ready_fd = go_fd = -1;
+    int *fds[] = {&gate.ready_fd, &gate.window_fd, &go_fd};
+    for (int i = 0; i < 3; i++)
+        if (*fds[i] >= 0) {
+            close(*fds[i]);
+            *fds[i] = -1;
+        }
     safe_unlink(ready_path);
+    safe_unlink(window_path);
     safe_unlink(go_path);
 }

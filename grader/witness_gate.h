@@ -1,24 +1,35 @@
 /*
- * witness_gate.h - when a witness holds the GPU alone.
+ * witness_gate.h - when a witness holds the GPU, and how.
  *
- * A witnessed run must have the GPU to itself from the first instruction
- * of the student's program to its end: its kernels' durations include
- * anything another worker's kernels take from them, and its kernels
- * would slow another worker's timed runs.  ncu's own start (0.6 s on an
- * H200) comes before that and needs no GPU, so the witness starts ncu
- * with `grade --sandbox-exec --gate PATH` (sandbox_exec.h), which waits
- * just before it runs the program; the grader takes the GPU alone
- * (gpulock.h) when it says so, and lets it through (run.h's run_gate).
- * Until then it holds the GPU shared, as a correctness run does: in a
- * batch ncu starts beside the other workers' correctness runs, and never
- * beside a program that is being timed.
+ * A witnessed program's kernels must have the GPU to themselves: their
+ * durations include anything another worker's kernels take from them,
+ * and they would slow another worker's timed runs.  The rest of the run
+ * needs no GPU alone, and in a class every other grader of the GPU waits
+ * for it: ncu's start (0.6 s on an H200), the program's CUDA start and
+ * ncu's first launch (about 1 s), its input and output (0.3 s a case at
+ * 2^26 elements), its end and ncu's report (0.25 s).  So a witness holds
+ * the GPU in steps (gpulock.h), with `grade --sandbox-exec --gate PATH`
+ * (sandbox_exec.h) and the harness's window (common/witness_window.h):
+ *   ncu's start           shared, like a correctness run;
+ *   the program's start   first in line: the runs already in finish beside
+ *                         it, no new run or speed test gets in;
+ *   'r' .. the last 'd'   alone, from the first case's first launch to the
+ *                         last case's timed launches' end;
+ *   the rest              shared again, so that runs start beside it.
+ * A program that never says 'r' or says 'd' too soon has its own kernels
+ * timed beside the runs already in, never faster; no other speed test
+ * ever runs beside it, since .turn is held from the program's start until
+ * it shares the GPU again, and a speed test needs .turn.
  *
- * The gate is two FIFOs, PATH.ready and PATH.go, made afresh in the
- * witness's folder before each witnessed process, for the sandbox's
- * user, and the grader's ends are opened then, before any code of the
- * student's has run; the grader writes to PATH.go only once it holds the
- * GPU alone, so no byte a student's run leaves on PATH.ready (a process
- * run again within the same hold) can let a program through unheld.
+ * The gate is three FIFOs made afresh in the witness's folder before each
+ * witnessed process, for the sandbox's user, the grader's ends opened
+ * then, before any code of the student's has run: PATH.ready (sandbox_exec
+ * says it is about to run the program), PATH.window (the program's 'r'
+ * and 'd') and PATH.go (the grader's answers).  Only the first byte of a
+ * process on PATH.ready moves the hold, and what earlier processes left
+ * on PATH.window and PATH.go is dropped then (the program can open them
+ * by name): no program is running at that point, so no byte of a
+ * student's can give the GPU back while its kernels run.
  */
 #ifndef WITNESS_GATE_H
 #define WITNESS_GATE_H
@@ -30,8 +41,10 @@
 const char *witness_gate_path(const char *dir);
 
 /* Make the gate's FIFOs for the sandbox's user uid/gid (-1: this one) and
- * open its ready end; NULL with why when it cannot be made. */
-const run_gate *witness_gate_arm(int uid, int gid, char *why, size_t len);
+ * open the grader's ends; process_cases: the cases of each witnessed
+ * process (after the last one's timed launches the GPU is shared again);
+ * NULL with why when it cannot be made. */
+const run_gate *witness_gate_arm(int uid, int gid, int process_cases, char *why, size_t len);
 
 /* Close and remove the gate, and give the GPU back if it was taken. */
 void witness_gate_disarm(void);

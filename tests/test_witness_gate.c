@@ -1,8 +1,10 @@
 /* test_witness_gate.c - the witness's gate (grader/witness_gate.h, run.h's
- * run_gate, `grade --sandbox-exec --gate`): the program starts only once
- * the grader holds the GPU alone, what comes before it runs with the GPU
- * held shared (beside correctness runs, not a timing), a stale byte cannot open the gate, the wait for the GPU is not
- * counted against the run's limit, and a gate nobody opened refuses. */
+ * run_gate, `grade --sandbox-exec --gate`, the harness's window): ncu
+ * starts with the GPU shared, the program starts first in line, holds the
+ * GPU alone from its 'r' to its last case's 'd' and shares it after; a
+ * byte out of turn or a stale byte never gives the GPU back early; the
+ * waits for the GPU are not counted against the run's limit; a gate
+ * nobody opened refuses. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -45,19 +47,24 @@ TestSuite(witness_gate, .init = setup, .fini = teardown);
 
 /* Run `sh -c before; grade --sandbox-exec --gate ... -- sh -c program`
  * through the gate; its status. */
-static run_status gated(const char *before, const char *program, double limit)
+static run_status gated_cases(const char *before, const char *program, double limit, int cases)
 {
     char script[2048], why[200];
     const char *gate = witness_gate_path(dir);
     snprintf(script, sizeof script, "%s; exec %s --sandbox-exec --log %s --gate %s -- sh -c '%s'",
              before, GRADER, prog_log, gate, program);
     char *argv[] = {"sh", "-c", script, NULL};
-    const run_gate *g = witness_gate_arm(-1, -1, why, sizeof why);
+    const run_gate *g = witness_gate_arm(-1, -1, cases, why, sizeof why);
     cr_assert_not_null(g, "%s", why);
     run_status st;
     run_watched(argv, log_path, limit, NULL, 0, NULL, g, &st);
     witness_gate_disarm();
     return st;
+}
+
+static run_status gated(const char *before, const char *program, double limit)
+{
+    return gated_cases(before, program, limit, 1);
 }
 
 static char text_of[4096];
@@ -80,21 +87,83 @@ static int log_has(const char *path, const char *text)
     return strstr(log_text(path), text) != NULL;
 }
 
-Test(witness_gate, the_program_runs_with_the_gpu_held_alone_and_ncus_start_shared)
+/* The program's side of the window (common/witness_window.h), in sh. */
+#define WINDOW "W=${KIT_WITNESS_WINDOW%%%%,*}; G=${KIT_WITNESS_WINDOW##*,}; "
+#define SAY_R "printf r >&$W; dd bs=1 count=1 <&$G >/dev/null 2>&1; "
+#define SAY_D "printf d >&$W; sleep 0.3; "
+
+/* What the program sees of the hold at one point, into its log:
+ * TAG-turn (no run or speed test can get in), TAG-shared (a run already
+ * in may go on), TAG-alone (nothing beside it). */
+static void probe(char *out, size_t len, const char *tag)
 {
-    char before[256], program[256];
+    snprintf(out, len, "flock -n %s.turn true || echo %s-turn; flock -n -s %s.rw true && echo "
+             "%s-shared; flock -n -s %s.rw true || echo %s-alone; ", lock, tag, lock, tag, lock, tag);
+}
+
+Test(witness_gate, ncus_start_is_shared_the_timing_alone_and_the_rest_shared)
+{
+    char before[256], program[2048], start[400], timing[400], after[400];
     snprintf(before, sizeof before, "flock -n -s %s.rw true && echo shared-before; "
              "flock -n %s.rw true || echo not-alone-before", lock, lock);
-    snprintf(program, sizeof program, "flock -n %s.rw true || echo held-during", lock);
+    probe(start, sizeof start, "start");
+    probe(timing, sizeof timing, "timing");
+    probe(after, sizeof after, "after");
+    snprintf(program, sizeof program, WINDOW "%s" SAY_R "%s" SAY_D "%s", start, timing, after);
     run_status st = gated(before, program, 20);
     cr_assert(st.exited && st.code == 0, "exit %d: %s", st.code, log_text(prog_log));
     cr_assert(log_has(log_path, "shared-before"), "the GPU was held alone before the gate");
     cr_assert(log_has(log_path, "not-alone-before"), "ncu started with the GPU not held shared");
-    cr_assert(log_has(prog_log, "held-during"), "the program ran without the GPU held alone");
+    const char *want[] = {"start-turn", "start-shared", "timing-turn", "timing-alone"};
+    for (int i = 0; i < 4; i++)
+        cr_assert(log_has(prog_log, want[i]), "no %s: %s", want[i], log_text(prog_log));
+    cr_assert(!log_has(prog_log, "start-alone"), "alone before the program said r");
+    cr_assert(log_has(prog_log, "after-shared") && !log_has(prog_log, "after-turn") &&
+              !log_has(prog_log, "after-alone"), "not shared after d: %s", log_text(prog_log));
     cr_assert_eq(gpu_lock_held(), GPU_HELD_NONE, "the hold outlived the run");
     char check[160];
     snprintf(check, sizeof check, "flock -n %s.rw true", lock);
     cr_assert_eq(system(check), 0, "the GPU was not given back");
+}
+
+/* A 'd' before 'r', a 'd' before the last case's, a byte of its own on
+ * PATH.ready (by name): none gives the GPU back while the program runs. */
+Test(witness_gate, bytes_out_of_turn_never_give_the_gpu_back_early)
+{
+    char program[2048], p1[400], p2[400], p3[400];
+    const char *gate = witness_gate_path(dir);
+    probe(p1, sizeof p1, "early");
+    probe(p2, sizeof p2, "between");
+    probe(p3, sizeof p3, "forged");
+    snprintf(program, sizeof program, WINDOW SAY_D "%s" SAY_R SAY_D "%s"
+             "printf x > %s.ready; printf xr >&$W; sleep 0.3; %s", p1, p2, gate, p3);
+    run_status st = gated_cases("true", program, 20, 2);
+    cr_assert(st.exited && st.code == 0, "exit %d: %s", st.code, log_text(prog_log));
+    cr_assert(log_has(prog_log, "early-turn"), "a d before r gave the GPU back");
+    cr_assert(log_has(prog_log, "between-alone"), "the first of two cases' d shared the GPU");
+    cr_assert(log_has(prog_log, "forged-alone"), "a byte on PATH.ready or the window moved the hold");
+}
+
+/* The upgrade waits for a run already in (2 s); that wait is not the
+ * program's time. */
+Test(witness_gate, waiting_to_be_alone_is_not_counted_against_the_limit)
+{
+    char rw[128], program[512];
+    snprintf(rw, sizeof rw, "%s.rw", lock);
+    pid_t reader = fork();
+    if (reader == 0) { /* a correctness run, in before the program starts */
+        int r = open(rw, O_RDWR | O_CREAT, 0600);
+        flock(r, LOCK_SH);
+        sleep(2);
+        _exit(0);
+    }
+    usleep(200 * 1000);
+    snprintf(program, sizeof program, WINDOW SAY_R "echo timed");
+    run_status st = gated("true", program, 1.5);
+    waitpid(reader, NULL, 0);
+    cr_assert(!st.timed_out, "the wait to be alone was counted as the run's time");
+    cr_assert(st.exited && st.code == 0);
+    cr_assert(log_has(prog_log, "timed"));
 }
 
 Test(witness_gate, a_stale_byte_does_not_let_the_program_through_unheld)
@@ -157,7 +226,7 @@ Test(witness_gate, names_planted_in_the_folder_are_replaced_not_followed)
     cr_assert_eq(symlink(target, go), 0);
     f = fopen(ready, "w");
     fclose(f);
-    const run_gate *g = witness_gate_arm(-1, -1, why, sizeof why);
+    const run_gate *g = witness_gate_arm(-1, -1, 1, why, sizeof why);
     cr_assert_not_null(g, "%s", why);
     struct stat st;
     cr_assert_eq(lstat(go, &st), 0);
