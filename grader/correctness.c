@@ -310,11 +310,10 @@ static void drop_gpu_lock(const char *dir)
     if (!dir[0])
         return;
     unsetenv("GRADE_GPU_LOCK");
-    static const char *const files[] = {"queue", "turn", "rw"}; /* gpulock.c's */
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s/gpu.%s", dir, files[i]);
-        unlink(path);
-    }
+    snprintf(path, sizeof path, "%s/gpu.turn", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/gpu.rw", dir);
+    unlink(path);
     rmdir(dir);
 }
 

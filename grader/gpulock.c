@@ -1,11 +1,9 @@
 /*
- * gpulock.c - see gpulock.h.  Three files per GPU, PREFIX.queue,
- * PREFIX.turn and PREFIX.rw.  A reader passes through the turnstile
- * (takes and drops .turn) and holds .rw shared; a writer holds .queue
- * (one writer at a time), then .turn, so no new reader gets through, and
- * then waits for .rw exclusive, which it gets once the readers already
- * inside have finished.  A witness holds .queue and .rw shared before it
- * takes .turn (gpu_lock_next).
+ * gpulock.c - see gpulock.h.  Two files per GPU, PREFIX.turn and
+ * PREFIX.rw.  A reader passes through the turnstile (takes and drops
+ * .turn) and holds .rw shared; a writer holds .turn, so no new reader gets
+ * through, and then waits for .rw exclusive, which it gets once the
+ * readers already inside have finished.
  */
 #define _GNU_SOURCE
 #include "gpulock.h"
@@ -19,7 +17,7 @@
 
 #include "run.h" /* now_s */
 
-static int queue_fd = -1, turn_fd = -1, rw_fd = -1;
+static int turn_fd = -1, rw_fd = -1;
 static pid_t opened_by; /* a forked child must not lock through its parent's files */
 static int held;        /* GPU_HELD_*, for opened_by only */
 static double waited_s, alone_s, alone_since; /* gpu_lock_times */
@@ -37,27 +35,28 @@ static int lock(int fd, int how)
 static int open_files(void)
 {
     const char *prefix = getenv("GRADE_GPU_LOCK");
-    static const char *const suffix[3] = {"queue", "turn", "rw"};
-    int *fd[3] = {&queue_fd, &turn_fd, &rw_fd};
     char path[4096];
     if (!prefix || !*prefix)
         return -1;
     if (opened_by != getpid()) {
         /* flock belongs to the open file: files inherited over fork would
          * share the parent's lock instead of competing with it */
-        for (int i = 0; i < 3; i++) {
-            if (*fd[i] >= 0)
-                close(*fd[i]);
-            *fd[i] = -1;
-        }
+        if (turn_fd >= 0)
+            close(turn_fd);
+        if (rw_fd >= 0)
+            close(rw_fd);
+        turn_fd = rw_fd = -1;
         opened_by = getpid();
     }
-    for (int i = 0; i < 3; i++)
-        if (*fd[i] < 0) {
-            snprintf(path, sizeof path, "%s.%s", prefix, suffix[i]);
-            *fd[i] = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        }
-    return queue_fd >= 0 && turn_fd >= 0 && rw_fd >= 0 ? 0 : -1;
+    if (turn_fd < 0) {
+        snprintf(path, sizeof path, "%s.turn", prefix);
+        turn_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    }
+    if (rw_fd < 0) {
+        snprintf(path, sizeof path, "%s.rw", prefix);
+        rw_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    }
+    return turn_fd >= 0 && rw_fd >= 0 ? 0 : -1;
 }
 
 int gpu_lock_shared(void)
@@ -73,46 +72,44 @@ int gpu_lock_shared(void)
 int gpu_lock_exclusive(void)
 {
     double asked = now_s();
-    if (open_files() != 0 || lock(queue_fd, LOCK_EX) != 0)
+    if (open_files() != 0 || lock(turn_fd, LOCK_EX) != 0)
         return -1;
-    if (lock(turn_fd, LOCK_EX) != 0 || lock(rw_fd, LOCK_EX) != 0) {
-        gpu_unlock();
+    if (lock(rw_fd, LOCK_EX) != 0) {
+        lock(turn_fd, LOCK_UN);
         return -1;
     }
     held = GPU_HELD_EXCLUSIVE;
     alone_since = now_s();
     waited_s += alone_since - asked;
-    return 0; /* .queue and .turn stay held: no reader enters until gpu_unlock */
+    return 0; /* .turn stays held: no reader enters until gpu_unlock */
 }
 
-/* .queue first, as a writer; then .rw shared through the turnstile, as a
- * reader. */
+/* .turn first, as a writer; then .rw shared, beside the readers in. */
 int gpu_lock_next(void)
 {
     double asked = now_s();
-    if (gpu_lock_held() != GPU_HELD_NONE || open_files() != 0 || lock(queue_fd, LOCK_EX) != 0)
+    if (gpu_lock_held() != GPU_HELD_NONE || open_files() != 0 || lock(turn_fd, LOCK_EX) != 0)
         return -1;
-    if (lock(turn_fd, LOCK_EX) != 0 || lock(rw_fd, LOCK_SH) != 0) {
-        gpu_unlock();
+    /* no writer holds .rw alone without .turn, so this does not wait */
+    if (lock(rw_fd, LOCK_SH) != 0) {
+        lock(turn_fd, LOCK_UN);
         return -1;
     }
-    lock(turn_fd, LOCK_UN);
     held = GPU_HELD_NEXT;
     waited_s += now_s() - asked;
     return 0;
 }
 
-/* Alone, from next in line: .turn (no writer holds it, since writers hold
- * .queue first), then .rw converted.  flock converts by dropping the old
- * lock before taking the new one; with .queue and .turn held no writer
- * can be granted .rw in between, and no new reader gets to it. */
+/* Alone, from first in line.  flock converts .rw by dropping the old lock before taking the new one;
+ * with .turn held no writer can be granted .rw in between, and no new
+ * reader gets to it. */
 int gpu_lock_upgrade(void)
 {
     double asked = now_s();
     if (gpu_lock_held() != GPU_HELD_NEXT)
         return -1;
-    if (lock(turn_fd, LOCK_EX) != 0 || lock(rw_fd, LOCK_EX) != 0) {
-        gpu_unlock(); /* the shared lock may be gone: nothing half held */
+    if (lock(rw_fd, LOCK_EX) != 0) { /* the shared lock may be gone: nothing half held */
+        gpu_unlock();
         return -1;
     }
     held = GPU_HELD_EXCLUSIVE;
@@ -121,8 +118,8 @@ int gpu_lock_upgrade(void)
     return 0;
 }
 
-/* Shared again, from alone: .rw converted while .queue is still held (no
- * writer gets .rw in between), then .turn and .queue given back. */
+/* Shared again, from alone: .rw converted while .turn is still held (no
+ * writer gets .rw in between), then .turn given back to readers. */
 int gpu_lock_downgrade(void)
 {
     if (gpu_lock_held() != GPU_HELD_EXCLUSIVE)
@@ -134,7 +131,6 @@ int gpu_lock_downgrade(void)
     alone_s += now_s() - alone_since;
     held = GPU_HELD_SHARED;
     lock(turn_fd, LOCK_UN);
-    lock(queue_fd, LOCK_UN);
     return 0;
 }
 
@@ -149,8 +145,6 @@ void gpu_unlock(void)
         lock(rw_fd, LOCK_UN);
     if (turn_fd >= 0)
         lock(turn_fd, LOCK_UN); /* harmless when a reader holds no .turn */
-    if (queue_fd >= 0)
-        lock(queue_fd, LOCK_UN);
 }
 
 int gpu_lock_held(void)

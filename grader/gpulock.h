@@ -22,20 +22,16 @@ int gpu_lock_exclusive(void);
  * GPU no more than a correctness run does.  So the witness takes the GPU
  * in three steps, none of which lets another speed test in beside a
  * program's kernels:
- *   gpu_lock_next      next in line: the speed tests' queue held (no other
- *                      speed test or witness gets ahead), the GPU shared
- *                      with correctness runs, which go on starting;
- *   gpu_lock_upgrade   from there, alone: no new run starts, and those in
- *                      finish first;
- *   gpu_lock_downgrade from alone, shared again, the queue given back; a
- *                      speed test then waits for the program's end.
+ *   gpu_lock_next      first in line: .turn held (no new run, no other
+ *                      speed test), the GPU shared with the runs already
+ *                      in, which finish meanwhile;
+ *   gpu_lock_upgrade   from there, alone once those runs are done;
+ *   gpu_lock_downgrade from alone, shared again: .turn given back, so
+ *                      runs start beside the program's last steps; a
+ *                      speed test waits for the program's end.
  * Each returns 0, or -1 (lock files unusable, or the wrong step: nothing
- * changes then).  The upgrade cannot deadlock and its conversion lets no
- * writer in, because every writer holds the queue before it waits for
- * the GPU: whoever holds the queue waits only for correctness runs.
- * Speed tests and witnesses take the GPU one after another either way;
- * a class of 33 on one H200 held .turn 2.6 s a student from the
- * program's start, which kept new correctness runs out 85 % of the time.
+ * changes then).  The two conversions are safe only because .turn is held
+ * through them: no other writer can take the GPU in between.
  */
 int gpu_lock_next(void);
 int gpu_lock_upgrade(void);

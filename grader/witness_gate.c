@@ -43,7 +43,7 @@ static void drain(int fd)
 /* run_gate's open: no program of this gate's runs now (the byte comes
  * from `grade --sandbox-exec` before its exec, or was left by a process
  * that has ended), so ncu's shared hold can be given back and the GPU
- * taken next in line (gpulock.h); what an ended process left on the
+ * taken first in line (gpulock.h); what an ended process left on the
  * window and on PATH.go is dropped first, so that no byte of it lets
  * this program through or moves the hold.  The byte is written on the
  * FIFO opened when the gate was made (no path is looked up again: the
@@ -61,7 +61,7 @@ static int open_gate(const run_gate *g)
     }
     next_at = now_s();
     if (getenv("GRADE_TRACE"))
-        fprintf(stderr, "grade: trace: witness gate: ncu started in %.2f s, next in line "
+        fprintf(stderr, "grade: trace: witness gate: ncu started in %.2f s, first in line "
                 "in %.2f s\n", asked - armed_at, next_at - asked);
     return write(go_fd, &byte, 1) == 1;
 }
@@ -131,7 +131,7 @@ void witness_gate_disarm(void)
     if (alone_at)
         alone_s += now_s() - alone_at;
     if (next_at && getenv("GRADE_TRACE"))
-        fprintf(stderr, "grade: trace: witness gate: next in line %.2f s, the GPU held "
+        fprintf(stderr, "grade: trace: witness gate: first in line %.2f s, the GPU held "
                 "alone %.2f s of it\n", now_s() - next_at, alone_s);
     next_at = alone_at = 0;
     if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_NONE)

@@ -11,15 +11,15 @@
  * the GPU in steps (gpulock.h), with `grade --sandbox-exec --gate PATH`
  * (sandbox_exec.h) and the harness's window (common/witness_window.h):
  *   ncu's start           shared, like a correctness run;
- *   the program's start   next in line: no other speed test or witness
- *                         gets ahead, correctness runs go on beside it;
+ *   the program's start   first in line: the runs already in finish beside
+ *                         it, no new run or speed test gets in;
  *   'r' .. the last 'd'   alone, from the first case's first launch to the
  *                         last case's timed launches' end;
- *   the rest              shared again.
+ *   the rest              shared again, so that runs start beside it.
  * A program that never says 'r' or says 'd' too soon has its own kernels
- * timed beside correctness runs, never faster; no other speed test ever
- * runs beside it, since it holds the speed tests' queue from its start
- * until it shares the GPU again, and then the GPU shared until its end.
+ * timed beside the runs already in, never faster; no other speed test
+ * ever runs beside it, since .turn is held from the program's start until
+ * it shares the GPU again, and a speed test needs .turn.
  *
  * The gate is three FIFOs made afresh in the witness's folder before each
  * witnessed process, for the sandbox's user, the grader's ends opened

@@ -1,6 +1,6 @@
 /* test_witness_gate.c - the witness's gate (grader/witness_gate.h, run.h's
  * run_gate, `grade --sandbox-exec --gate`, the harness's window): ncu
- * starts with the GPU shared, the program starts next in line, holds the
+ * starts with the GPU shared, the program starts first in line, holds the
  * GPU alone from its 'r' to its last case's 'd' and shares it after; a
  * byte out of turn or a stale byte never gives the GPU back early; the
  * waits for the GPU are not counted against the run's limit; a gate
@@ -93,13 +93,12 @@ static int log_has(const char *path, const char *text)
 #define SAY_D "printf d >&$W; sleep 0.3; "
 
 /* What the program sees of the hold at one point, into its log:
- * TAG-queue (no speed test can get in), TAG-turn (no run can start),
- * TAG-shared (a run may hold the GPU beside it), TAG-alone (nothing can). */
+ * TAG-turn (no run or speed test can get in), TAG-shared (a run already
+ * in may go on), TAG-alone (nothing beside it). */
 static void probe(char *out, size_t len, const char *tag)
 {
-    snprintf(out, len, "flock -n %s.queue true || echo %s-queue; flock -n %s.turn true || echo "
-             "%s-turn; flock -n -s %s.rw true && echo %s-shared; flock -n -s %s.rw true || echo "
-             "%s-alone; ", lock, tag, lock, tag, lock, tag, lock, tag);
+    snprintf(out, len, "flock -n %s.turn true || echo %s-turn; flock -n -s %s.rw true && echo "
+             "%s-shared; flock -n -s %s.rw true || echo %s-alone; ", lock, tag, lock, tag, lock, tag);
 }
 
 Test(witness_gate, ncus_start_is_shared_the_timing_alone_and_the_rest_shared)
@@ -115,14 +114,12 @@ Test(witness_gate, ncus_start_is_shared_the_timing_alone_and_the_rest_shared)
     cr_assert(st.exited && st.code == 0, "exit %d: %s", st.code, log_text(prog_log));
     cr_assert(log_has(log_path, "shared-before"), "the GPU was held alone before the gate");
     cr_assert(log_has(log_path, "not-alone-before"), "ncu started with the GPU not held shared");
-    const char *want[] = {"start-queue", "start-shared", "timing-queue", "timing-turn",
-                          "timing-alone", "after-shared"};
-    for (int i = 0; i < 6; i++)
+    const char *want[] = {"start-turn", "start-shared", "timing-turn", "timing-alone"};
+    for (int i = 0; i < 4; i++)
         cr_assert(log_has(prog_log, want[i]), "no %s: %s", want[i], log_text(prog_log));
-    const char *not_want[] = {"start-turn", "start-alone", "after-queue", "after-turn",
-                              "after-alone"};
-    for (int i = 0; i < 5; i++)
-        cr_assert(!log_has(prog_log, not_want[i]), "%s: %s", not_want[i], log_text(prog_log));
+    cr_assert(!log_has(prog_log, "start-alone"), "alone before the program said r");
+    cr_assert(log_has(prog_log, "after-shared") && !log_has(prog_log, "after-turn") &&
+              !log_has(prog_log, "after-alone"), "not shared after d: %s", log_text(prog_log));
     cr_assert_eq(gpu_lock_held(), GPU_HELD_NONE, "the hold outlived the run");
     char check[160];
     snprintf(check, sizeof check, "flock -n %s.rw true", lock);
@@ -142,7 +139,7 @@ Test(witness_gate, bytes_out_of_turn_never_give_the_gpu_back_early)
              "printf x > %s.ready; printf xr >&$W; sleep 0.3; %s", p1, p2, gate, p3);
     run_status st = gated_cases("true", program, 20, 2);
     cr_assert(st.exited && st.code == 0, "exit %d: %s", st.code, log_text(prog_log));
-    cr_assert(log_has(prog_log, "early-queue"), "a d before r gave the GPU back");
+    cr_assert(log_has(prog_log, "early-turn"), "a d before r gave the GPU back");
     cr_assert(log_has(prog_log, "between-alone"), "the first of two cases' d shared the GPU");
     cr_assert(log_has(prog_log, "forged-alone"), "a byte on PATH.ready or the window moved the hold");
 }
