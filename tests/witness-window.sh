@@ -3,7 +3,8 @@
 # (common/witness_window.h): before each case's first launch it sends 'r'
 # on KIT_WITNESS_WINDOW's first descriptor and waits for a byte on the
 # second (the grader's, once it holds the GPU alone), after the case's
-# timed launches 'd'.  Here a shell plays the grader for lab 1's reference
+# timed launches 'd'; raw outputs are written after the last case
+# (common/raw_out.h), the same as a case run alone writes.  Here a shell plays the grader for lab 1's reference
 # on the emulator: two cases, bytes r d r d, and no case goes past its 'r'
 # before the byte comes.  A malformed KIT_WITNESS_WINDOW is said and the
 # run goes on without a window.  Exit status 1 on any difference.
@@ -29,6 +30,7 @@ pid=$!
 byte() { timeout 20 dd bs=1 count=1 <&7 2>/dev/null; }
 for i in 0 1; do
     b=$(byte); [ "$b" = r ] || bad "case $i began with '$b', not r"
+    [ -e "$tmp/case0.bin" ] && bad "case 0's output was written before the last case's timing"
     sleep 0.5
     grep -q "end k$i" "$tmp/prog" && bad "case $i ran on before the grader's byte"
     printf g >&8
@@ -36,6 +38,13 @@ for i in 0 1; do
 done
 wait $pid || bad "the run failed: $(tail -3 "$tmp/log")"
 [ "$(grep -c '^end k[01] 0' "$tmp/prog")" = 2 ] || bad "not both cases ended well: $(cat "$tmp/prog")"
+# the outputs kept until the end are those a case run alone writes at once
+for i in 0 1; do
+    args=$(sed -n "$((i + 1))s/^k$i //p" "$tmp/cases" | sed "s/ --witness-mark $i//; s|case$i|alone$i|")
+    # shellcheck disable=SC2086
+    build/emu/ref/lab1 $args >"$tmp/alone.log" 2>&1 || bad "case $i alone failed"
+    cmp -s "$tmp/case$i.bin" "$tmp/alone$i.bin" || bad "case $i's kept output differs from its own"
+done
 exec 7>&- 8>&-
 KIT_WITNESS_WINDOW=7 build/emu/ref/lab1 -v hierarchical -n 4096 -r 1 -w 0 --witness --quiet \
     >"$tmp/log2" 2>&1 || bad "a malformed window stopped the run: $(tail -2 "$tmp/log2")"
