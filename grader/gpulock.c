@@ -108,8 +108,10 @@ int gpu_lock_upgrade(void)
     double asked = now_s();
     if (gpu_lock_held() != GPU_HELD_NEXT)
         return -1;
-    if (lock(rw_fd, LOCK_EX) != 0) { /* the shared lock may be gone: nothing half held */
-        gpu_unlock();
+    if (lock(rw_fd, LOCK_EX) != 0) {
+        /* the shared lock may be gone; .turn stays held, so no run or speed
+         * test starts until gpu_unlock, whatever the program does */
+        lock(rw_fd, LOCK_SH);
         return -1;
     }
     held = GPU_HELD_EXCLUSIVE;
@@ -124,10 +126,8 @@ int gpu_lock_downgrade(void)
 {
     if (gpu_lock_held() != GPU_HELD_EXCLUSIVE)
         return -1;
-    if (lock(rw_fd, LOCK_SH) != 0) {
-        gpu_unlock();
-        return -1;
-    }
+    if (lock(rw_fd, LOCK_SH) != 0)
+        return -1; /* .turn still held: still nothing starts beside the program */
     alone_s += now_s() - alone_since;
     held = GPU_HELD_SHARED;
     lock(turn_fd, LOCK_UN);

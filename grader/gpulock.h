@@ -29,8 +29,9 @@ int gpu_lock_exclusive(void);
  *   gpu_lock_downgrade from alone, shared again: .turn given back, so
  *                      runs start beside the program's last steps; a
  *                      speed test waits for the program's end.
- * Each returns 0, or -1 (lock files unusable, or the wrong step: nothing
- * changes then).  The two conversions are safe only because .turn is held
+ * Each returns 0, or -1: the wrong step (nothing changes), or flock
+ * failed, and then .turn is still held, so nothing starts beside the
+ * program until gpu_unlock.  The two conversions are safe only because .turn is held
  * through them: no other writer can take the GPU in between.
  */
 int gpu_lock_next(void);
