@@ -364,11 +364,11 @@ static int measure(const cli_opts *o, job *j, const void *in_host, const check_s
     const lab_variant *v = j->variant;
     size_t data_words = out_words_for(j->kind, o->n, o->dtype); /* without the band */
     const kind_def *def = kind_get(j->kind);
-    watch("running the kernel");
     /* A witnessed run holds the GPU alone from here to its timed
-     * launches' end (witness_window.h). */
+     * launches' end (witness_window.h); the wait for it is not the run's. */
     if (o->witness)
         witness_window_enter();
+    watch("running the kernel");
     double began = wall_s();
     watch_output(j, data_words * 4, r, 1);
     trace_run(o, j->variant, &j->problem, 1, r->moved);

@@ -100,9 +100,9 @@ int gpu_lock_next(void)
     return 0;
 }
 
-/* Alone, from first in line.  flock converts .rw by dropping the old lock before taking the new one;
- * with .turn held no writer can be granted .rw in between, and no new
- * reader gets to it. */
+/* Alone, from first in line.  flock converts .rw by dropping the old lock
+ * before taking the new one; with .turn held no writer can be granted .rw
+ * in between, and no new reader gets to it. */
 int gpu_lock_upgrade(void)
 {
     double asked = now_s();

@@ -6,7 +6,7 @@
 # timed launches 'd'; raw outputs are written after the last case
 # (common/raw_out.h), the same as a case run alone writes.  Here a shell plays the grader for lab 1's reference
 # on the emulator: two cases, bytes r d r d, and no case goes past its 'r'
-# before the byte comes.  A malformed KIT_WITNESS_WINDOW is said and the
+# before the byte comes, nor times out waiting for it.  A malformed KIT_WITNESS_WINDOW is said and the
 # run goes on without a window.  Exit status 1 on any difference.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +19,7 @@ make -s build/emu/ref/lab1 >/dev/null || { echo "witness-window: build failed"; 
 fail=0
 bad() { echo "witness-window: FAILED: $*"; fail=1; }
 for i in 0 1; do
-    echo "k$i -v hierarchical -n 2^12+$i -s $((i + 1)) -r 2 -w 0 --graded --quiet --witness" \
+    echo "k$i -v hierarchical -n 2^12+$i -s $((i + 1)) -r 2 -w 0 --timeout 2 --graded --quiet --witness" \
          "--witness-mark $i --out $tmp/case$i" >> "$tmp/cases"
 done
 mkfifo "$tmp/win" "$tmp/go" || exit 1
@@ -31,7 +31,7 @@ byte() { timeout 20 dd bs=1 count=1 <&7 2>/dev/null; }
 for i in 0 1; do
     b=$(byte); [ "$b" = r ] || bad "case $i began with '$b', not r"
     [ -e "$tmp/case0.bin" ] && bad "case 0's output was written before the last case's timing"
-    sleep 0.5
+    sleep 2.5 # (past the case's --timeout 2: the wait is not the run's time)
     grep -q "end k$i" "$tmp/prog" && bad "case $i ran on before the grader's byte"
     printf g >&8
     b=$(byte); [ "$b" = d ] || bad "case $i's timed launches ended with '$b', not d"
