@@ -20,7 +20,7 @@
 static int turn_fd = -1, rw_fd = -1;
 static pid_t opened_by; /* a forked child must not lock through its parent's files */
 static int held;        /* GPU_HELD_*, for opened_by only */
-static double waited_s, alone_s, alone_since; /* gpu_lock_times */
+static double waited_s, alone_s, alone_since, kept_s, kept_since; /* gpu_lock_times */
 
 /* flock, retried when a signal interrupts the wait. */
 static int lock(int fd, int how)
@@ -79,7 +79,7 @@ int gpu_lock_exclusive(void)
         return -1;
     }
     held = GPU_HELD_EXCLUSIVE;
-    alone_since = now_s();
+    alone_since = kept_since = now_s();
     waited_s += alone_since - asked;
     return 0; /* .turn stays held: no reader enters until gpu_unlock */
 }
@@ -96,7 +96,8 @@ int gpu_lock_next(void)
         return -1;
     }
     held = GPU_HELD_NEXT;
-    waited_s += now_s() - asked;
+    kept_since = now_s();
+    waited_s += kept_since - asked;
     return 0;
 }
 
@@ -129,6 +130,7 @@ int gpu_lock_downgrade(void)
     if (lock(rw_fd, LOCK_SH) != 0)
         return -1; /* .turn still held: still nothing starts beside the program */
     alone_s += now_s() - alone_since;
+    kept_s += now_s() - kept_since;
     held = GPU_HELD_SHARED;
     lock(turn_fd, LOCK_UN);
     return 0;
@@ -140,6 +142,8 @@ void gpu_unlock(void)
         return; /* nothing of ours: never unlock through a parent's files */
     if (held == GPU_HELD_EXCLUSIVE)
         alone_s += now_s() - alone_since;
+    if (held == GPU_HELD_EXCLUSIVE || held == GPU_HELD_NEXT)
+        kept_s += now_s() - kept_since;
     held = GPU_HELD_NONE;
     if (rw_fd >= 0)
         lock(rw_fd, LOCK_UN);
@@ -152,8 +156,9 @@ int gpu_lock_held(void)
     return opened_by == getpid() ? held : GPU_HELD_NONE;
 }
 
-void gpu_lock_times(double *waited, double *alone)
+void gpu_lock_times(double *waited, double *alone, double *kept)
 {
     *waited = waited_s;
     *alone = alone_s;
+    *kept = kept_s;
 }

@@ -46,9 +46,11 @@ void gpu_unlock(void);
 enum { GPU_HELD_NONE, GPU_HELD_SHARED, GPU_HELD_NEXT, GPU_HELD_EXCLUSIVE };
 int gpu_lock_held(void);
 
-/* This process's seconds spent waiting for the GPU held alone, and
- * holding it so, since it started (the batch's account of a class: time
- * in the speed phases is mostly waiting when workers share a GPU). */
-void gpu_lock_times(double *waited, double *alone);
+/* This process's seconds spent waiting for the GPU held alone (or first
+ * in line), holding it alone, and keeping it from other graders' new runs
+ * (.turn held: alone, or first in line), since it started (the batch's
+ * account of a class: time in the speed phases is mostly waiting when
+ * workers share a GPU). */
+void gpu_lock_times(double *waited, double *alone, double *kept);
 
 #endif /* GPULOCK_H */

@@ -70,8 +70,8 @@ typedef struct {
      * held alone) and the witness runs under ncu. */
     double t_correctness, t_sanitize, t_speed, t_witness;
     /* Of those, the seconds this grading waited for the GPU held alone,
-     * and held it so (gpulock.h). */
-    double t_gpu_wait, t_gpu_alone;
+     * held it so, and kept it from other graders' new runs (gpulock.h). */
+    double t_gpu_wait, t_gpu_alone, t_gpu_kept;
 } grade_run;
 
 /* Add up group and speed points into g->total / g->max_total, less the

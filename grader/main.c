@@ -498,7 +498,7 @@ int main(int argc, char **argv)
     }
     run_speed_tests(&g, student, ref, work, box, timeout, &sb);
     tally(&g);
-    gpu_lock_times(&g.t_gpu_wait, &g.t_gpu_alone);
+    gpu_lock_times(&g.t_gpu_wait, &g.t_gpu_alone, &g.t_gpu_kept);
     g.seconds = now_s() - start - g.build_seconds;
     show_paths(&g);
 

@@ -390,6 +390,7 @@ static void write_status(const grade_run *g, json_writer *w)
     jw_number(w, "witness", g->t_witness);
     jw_number(w, "gpu_wait", g->t_gpu_wait);
     jw_number(w, "gpu_alone", g->t_gpu_alone);
+    jw_number(w, "gpu_kept", g->t_gpu_kept);
     jw_end(w, '}');
     if (!g->speed_graded) { /* the speed tests are left out of "tests" and of the maximum */
         char pending[200];

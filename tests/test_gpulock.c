@@ -124,27 +124,41 @@ Test(gpulock, a_waiting_speed_test_goes_before_new_runs)
 }
 
 /* The batch's account (grader/batch/timing.c) splits a grading's speed
- * phases into waiting for the GPU and holding it alone: a writer that
- * waits 0.8 s behind a reader, then holds the GPU 0.3 s, says so. */
-Test(gpulock, the_wait_and_the_hold_are_counted_apart)
+ * phases into waiting for the GPU, holding it alone and keeping it from
+ * new runs: a writer that waits 0.8 s behind a reader, then holds the GPU
+ * 0.3 s, says so; a shared hold is none of them; a witness first in line
+ * 0.3 s, alone 0.2 s, then shared 0.2 s keeps it 0.5 s. */
+Test(gpulock, the_wait_the_hold_and_the_keeping_are_counted_apart)
 {
-    double waited0, alone0, waited, alone;
-    gpu_lock_times(&waited0, &alone0);
+    double waited0, alone0, kept0, waited, alone, kept;
+    gpu_lock_times(&waited0, &alone0, &kept0);
     pid_t r = holder(0, 0, 1.0);
     nap(0.2);
     cr_assert_eq(gpu_lock_exclusive(), 0);
     nap(0.3);
     gpu_unlock();
     reap(r);
-    gpu_lock_times(&waited, &alone);
+    gpu_lock_times(&waited, &alone, &kept);
     cr_assert(waited - waited0 > 0.6 && waited - waited0 < 1.2, "waited %.2f s", waited - waited0);
     cr_assert(alone - alone0 > 0.25 && alone - alone0 < 0.6, "alone %.2f s", alone - alone0);
+    cr_assert(kept - kept0 > 0.25 && kept - kept0 < 0.6, "kept %.2f s", kept - kept0);
     cr_assert_eq(gpu_lock_shared(), 0); /* a shared hold is neither */
     nap(0.1);
     gpu_unlock();
-    double w2, a2;
-    gpu_lock_times(&w2, &a2);
+    double w2, a2, k2;
+    gpu_lock_times(&w2, &a2, &k2);
     cr_assert_float_eq(a2, alone, 1e-9);
+    cr_assert_float_eq(k2, kept, 1e-9);
+    cr_assert_eq(gpu_lock_next(), 0);
+    nap(0.3);
+    cr_assert_eq(gpu_lock_upgrade(), 0);
+    nap(0.2);
+    cr_assert_eq(gpu_lock_downgrade(), 0);
+    nap(0.2);
+    gpu_unlock();
+    gpu_lock_times(&w2, &a2, &k2);
+    cr_assert(a2 - alone > 0.15 && a2 - alone < 0.35, "alone %.2f s", a2 - alone);
+    cr_assert(k2 - kept > 0.45 && k2 - kept < 0.65, "kept %.2f s", k2 - kept);
 }
 
 /* A child that waits `start` s, takes the GPU shared or alone, writes when

@@ -6,18 +6,20 @@
  * the grader, report.c).  The speed rounds and the witness hold the GPU
  * alone (gpulock.h); their phase times include the wait for it, so the
  * time the GPU was held alone is counted apart (gpu_alone; gpu_wait is
- * the waiting): held alone next to the wall-clock says whether a class is
- * bound by its GPUs or by the cores (builds and correctness run side by
- * side).
+ * the waiting), and so is the time it was kept from other graders' new
+ * runs (gpu_kept: held alone, or a witness first in line).  Kept next to
+ * the wall-clock says whether a class is bound by its GPUs' serial part
+ * or by the cores (builds and correctness run side by side).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "batch.h"
 
-enum { PH_BUILD, PH_CORRECT, PH_SANITIZE, PH_SPEED, PH_WITNESS, PH_WAIT, PH_ALONE, PHASES };
-static const char *const phase_key[PHASES] = {"build", "correctness", "sanitize", "speed",
-                                              "witness", "gpu_wait", "gpu_alone"};
+enum { PH_BUILD, PH_CORRECT, PH_SANITIZE, PH_SPEED, PH_WITNESS, PH_WAIT, PH_ALONE, PH_KEPT,
+       PHASES };
+static const char *const phase_key[PHASES] = {"build",   "correctness", "sanitize", "speed",
+                                              "witness", "gpu_wait",    "gpu_alone", "gpu_kept"};
 
 typedef struct {
     int gpu, students;
@@ -68,11 +70,12 @@ void print_timing(const batch *b, double wall)
             snprintf(who, sizeof who, "GPU %d", acc[k].gpu);
         else
             snprintf(who, sizeof who, "%s", b->emu || !b->ngpu ? "emulator" : "no GPU");
-        char held[160] = "";
+        char held[200] = "";
         if (acc[k].gpu >= 0)
             snprintf(held, sizeof held, "; the GPU held alone %.0f s (%.0f%% of the wall-clock), "
-                     "waited for %.0f s", s[PH_ALONE], wall > 0 ? 100.0 * s[PH_ALONE] / wall : 0.0,
-                     s[PH_WAIT]);
+                     "kept from new runs %.0f s (%.0f%%), waited for %.0f s", s[PH_ALONE],
+                     wall > 0 ? 100.0 * s[PH_ALONE] / wall : 0.0, s[PH_KEPT],
+                     wall > 0 ? 100.0 * s[PH_KEPT] / wall : 0.0, s[PH_WAIT]);
         batch_say(stderr, "batch:   %s, %d student(s): builds %.0f, correctness %.0f, sanitizers "
                           "%.0f, speed %.0f, witness %.0f%s\n", who, acc[k].students,
                   s[PH_BUILD], s[PH_CORRECT], s[PH_SANITIZE], s[PH_SPEED], s[PH_WITNESS], held);
