@@ -45,9 +45,9 @@ static void drain(int fd)
  * that has ended), so ncu's shared hold can be given back and the GPU
  * taken first in line (gpulock.h); what an ended process left on the
  * window and on PATH.go is dropped first, so that no byte of it lets
- * this program through or moves the hold.  The byte is written on the
- * FIFO opened when the gate was made (no path is looked up again: the
- * folder is the student's). */
+ * this program through or moves the hold.  The byte ('g', or 'n' when the
+ * hold cannot be taken) is written on the FIFO opened when the gate was
+ * made (no path is looked up again: the folder is the student's). */
 static int open_gate(const run_gate *g)
 {
     char byte = 'g';
@@ -60,7 +60,13 @@ static int open_gate(const run_gate *g)
     alone_at = shared_at = 0;
     if (WITNESS_GPU_ALONE) {
         gpu_unlock();
-        gpu_lock_next();
+        if (gpu_lock_next() != 0 && getenv("GRADE_GPU_LOCK")) {
+            /* a batch's lock that cannot be taken: the program is not run
+             * unheld ('n' ends `grade --sandbox-exec` with status 126) */
+            fprintf(stderr, "grade: the GPU's lock %s cannot be taken (%s); the witnessed "
+                    "program is not started\n", getenv("GRADE_GPU_LOCK"), strerror(errno));
+            byte = 'n';
+        }
     }
     next_at = now_s();
     if (getenv("GRADE_TRACE"))

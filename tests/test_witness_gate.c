@@ -4,7 +4,7 @@
  * GPU alone from its 'r' to its last case's 'd' and shares it after; a
  * byte out of turn or a stale byte never gives the GPU back early; the
  * waits for the GPU are not counted against the run's limit; a gate
- * nobody opened refuses. */
+ * nobody opened, or a lock that cannot be taken, refuses. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -200,6 +200,18 @@ Test(witness_gate, waiting_for_the_gpu_is_not_counted_against_the_limit)
     cr_assert(!st.timed_out, "the wait for the GPU was counted as the run's time");
     cr_assert(st.exited && st.code == 0);
     cr_assert(log_has(prog_log, "ran"));
+}
+
+/* A batch's lock that cannot be taken (its folder gone): the program is
+ * refused at the gate, never run without the GPU held. */
+Test(witness_gate, a_lock_that_cannot_be_taken_runs_nothing)
+{
+    char gone[128];
+    snprintf(gone, sizeof gone, "%s/no-such-folder/gpu0", dir);
+    setenv("GRADE_GPU_LOCK", gone, 1);
+    run_status st = gated("true", "echo ran", 20);
+    cr_assert(st.exited && st.code == 126, "exit %d", st.code);
+    cr_assert(!log_has(prog_log, "ran"), "the program ran without the GPU held");
 }
 
 Test(witness_gate, a_gate_nobody_holds_open_refuses_to_run_the_program)
