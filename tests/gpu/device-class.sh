@@ -4,7 +4,9 @@
 # the witness required, on 1 GPU and then on every GPU of the host (GPUS
 # overrides the list, e.g. "1 2 4"), JOBS_PER_GPU workers per GPU (default
 # 8).  For each: the wall-clock, the CSV, the batch's account line per GPU,
-# and a check that every correct copy has full marks.  LAB (default lab6).
+# and a check that every correct copy has full marks; with GRADE_TRACE=1
+# also the witness gate's means (first in line, alone, shared after).
+# LAB (default lab6).
 # Reports under $OUT.
 set -u
 OUT=${OUT:-/tmp/device-class}
@@ -40,5 +42,9 @@ PY
 )
     echo "$g GPU(s), $((g * ${JOBS_PER_GPU:-8})) workers: wall $wall s, $(awk -v w="$wall" -v n="$N" 'BEGIN { printf "%.2f", w / (n + 1) }') s a student; $full"
     grep -E "^batch:   GPU" "$OUT/batch-$g.txt"
+    # with GRADE_TRACE=1: the witness gate's means over the correct copies
+    cat "$OUT/json-$g"/correct-*.txt 2>/dev/null | sed -n 's/.*trace: witness gate: first in line //p' |
+        awk '{ f += $1; a += $7; s += $13; n++ }
+             END { if (n) printf "witness gate: first in line %.2f s, alone %.2f s of it, then shared %.2f s (means of %d)\n", f / n, a / n, s / n, n }'
 done
 rm -rf "$cls"
