@@ -62,6 +62,21 @@ bool parse_whole(const char *e, unsigned long long &v)
     return !*end && errno == 0;
 }
 
+/* The setting name's value as an index into names[count]: dflt when it is
+ * unset or empty, and a value not among them stops the run (bad_setting,
+ * with expected as the list it names). */
+int choose_setting(const char *name, const char *const *names, int count, int dflt,
+                   const char *expected)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return dflt;
+    for (int i = 0; i < count; i++)
+        if (!strcmp(e, names[i]))
+            return i;
+    bad_setting(name, e, expected);
+}
+
 /* Seconds as the user wrote them: a number above 0 (at most 1e9, past
  * which nothing ends), and nothing after it. */
 bool parse_seconds(const char *e, double &v)
@@ -96,24 +111,11 @@ void load_memory_setting(Settings &s)
  * written are reported, and what they give. */
 void load_initcheck_settings(Settings &s)
 {
-    s.initcheck = INITCHECK_WARN;
-    const char *e = getenv("CUEMU_INITCHECK");
-    if (e && *e && strcmp(e, "warn")) {
-        if (!strcmp(e, "stop"))
-            s.initcheck = INITCHECK_STOP;
-        else if (!strcmp(e, "off"))
-            s.initcheck = INITCHECK_OFF;
-        else
-            bad_setting("CUEMU_INITCHECK", e, "warn | stop | off");
-    }
-    s.fresh_zero = true;
-    e = getenv("CUEMU_FRESH");
-    if (e && *e && strcmp(e, "zero")) {
-        if (!strcmp(e, "poison"))
-            s.fresh_zero = false;
-        else
-            bad_setting("CUEMU_FRESH", e, "zero | poison");
-    }
+    static const char *const initcheck[] = {"off", "warn", "stop"}; /* INITCHECK_* */
+    static const char *const fresh[] = {"poison", "zero"};
+    s.initcheck = choose_setting("CUEMU_INITCHECK", initcheck, 3, INITCHECK_WARN,
+                                 "warn | stop | off");
+    s.fresh_zero = choose_setting("CUEMU_FRESH", fresh, 2, 1, "zero | poison") == 1;
 }
 
 /* CUEMU_SLOW_NOTE=SECONDS (default SLOW_NOTE_DEFAULT_S; 0: off) and
@@ -131,16 +133,8 @@ void load_note_settings(Settings &s)
             bad_setting("CUEMU_SLOW_NOTE", e, "seconds, e.g. 10; 0 turns the note off");
         s.slow_note = v;
     }
-    s.fastmath = FASTMATH_NOTE;
-    e = getenv("CUEMU_FASTMATH");
-    if (e && *e && strcmp(e, "note")) {
-        if (!strcmp(e, "off"))
-            s.fastmath = FASTMATH_OFF;
-        else if (!strcmp(e, "stop"))
-            s.fastmath = FASTMATH_STOP;
-        else
-            bad_setting("CUEMU_FASTMATH", e, "note | off | stop");
-    }
+    static const char *const fastmath[] = {"off", "note", "stop"}; /* FASTMATH_* */
+    s.fastmath = choose_setting("CUEMU_FASTMATH", fastmath, 3, FASTMATH_NOTE, "note | off | stop");
 }
 
 /* CUEMU_SCHEDULE=inorder (default) | reverse | random | random:SEED | warps
