@@ -22,7 +22,8 @@ static char gate_path[PATH_MAX], ready_path[PATH_MAX + 8], go_path[PATH_MAX + 8]
 static run_gate gate = {.ready_fd = -1, .window_fd = -1};
 static int go_fd = -1; /* PATH.go, opened with PATH.ready when the gate is made */
 static int cases, done; /* the cases of a witnessed process, and those it said were timed */
-static double armed_at, next_at, alone_at, alone_s, shared_at; /* for GRADE_TRACE */
+/* for GRADE_TRACE: ncu's start, the program's, and gpulock.h's account at the arm */
+static double armed_at, next_at, alone0, kept0;
 
 const char *witness_gate_path(const char *dir)
 {
@@ -55,9 +56,6 @@ static int open_gate(const run_gate *g)
     drain(g->window_fd);
     drain(go_fd);
     done = 0;
-    if (alone_at) /* (an earlier process of this gate ended alone) */
-        alone_s += asked - alone_at;
-    alone_at = shared_at = 0;
     if (WITNESS_GPU_ALONE) {
         gpu_unlock();
         if (gpu_lock_next() != 0 && getenv("GRADE_GPU_LOCK")) {
@@ -86,20 +84,14 @@ static void heard(const run_gate *g, char byte)
     (void)g;
     char go = 'g';
     if (byte == 'r' && WITNESS_GPU_ALONE && gpu_lock_held() == GPU_HELD_NEXT) {
-        if (gpu_lock_upgrade() == 0)
-            alone_at = now_s();
-        else
+        if (gpu_lock_upgrade() != 0)
             fprintf(stderr, "grade: the GPU could not be held alone for the witnessed "
                     "program (%s); its kernels share it with the runs already in\n",
                     strerror(errno));
     }
     if (byte == 'r' && write(go_fd, &go, 1) != 1) { /* the program waits; its limit ends it */ }
-    if (byte == 'd' && gpu_lock_held() == GPU_HELD_EXCLUSIVE && ++done == cases &&
-        gpu_lock_downgrade() == 0) {
-        shared_at = now_s();
-        alone_s += shared_at - alone_at;
-        alone_at = 0;
-    }
+    if (byte == 'd' && gpu_lock_held() == GPU_HELD_EXCLUSIVE && ++done == cases)
+        gpu_lock_downgrade();
 }
 
 /* A FIFO at path, new, for uid/gid (-1: this user), and the grader's end
@@ -132,7 +124,9 @@ const run_gate *witness_gate_arm(int uid, int gid, int process_cases, char *why,
     gate.heard = heard;
     cases = process_cases;
     armed_at = now_s();
-    alone_s = alone_at = next_at = shared_at = 0;
+    next_at = 0;
+    double waited;
+    gpu_lock_times(&waited, &alone0, &kept0);
     /* ncu starts beside correctness runs and other ncu starts, never
      * beside a witnessed program: a class of 32 with ncu starting
      * unlocked held the GPU alone 3.1 s a student, against 2.0-2.3 s for
@@ -144,16 +138,15 @@ const run_gate *witness_gate_arm(int uid, int gid, int process_cases, char *why,
 
 void witness_gate_disarm(void)
 {
-    double end = now_s();
-    if (alone_at)
-        alone_s += end - alone_at;
-    if (next_at && getenv("GRADE_TRACE"))
-        fprintf(stderr, "grade: trace: witness gate: first in line %.2f s, the GPU held "
-                "alone %.2f s of it, then shared %.2f s\n",
-                (shared_at ? shared_at : end) - next_at, alone_s, shared_at ? end - shared_at : 0);
-    next_at = alone_at = shared_at = 0;
     if (WITNESS_GPU_ALONE && gpu_lock_held() != GPU_HELD_NONE)
         gpu_unlock();
+    double waited, alone, kept;
+    gpu_lock_times(&waited, &alone, &kept);
+    if (next_at && getenv("GRADE_TRACE"))
+        fprintf(stderr, "grade: trace: witness gate: the program ran %.2f s: first in line "
+                "%.2f s, the GPU held alone %.2f s of it\n", now_s() - next_at, kept - kept0,
+                alone - alone0);
+    next_at = 0;
     int *fds[] = {&gate.ready_fd, &gate.window_fd, &go_fd};
     for (int i = 0; i < 3; i++)
         if (*fds[i] >= 0) {

@@ -43,8 +43,8 @@ PY
     echo "$g GPU(s), $((g * ${JOBS_PER_GPU:-8})) workers: wall $wall s, $(awk -v w="$wall" -v n="$N" 'BEGIN { printf "%.2f", w / (n + 1) }') s a student; $full"
     grep -E "^batch:   GPU" "$OUT/batch-$g.txt"
     # with GRADE_TRACE=1: the witness gate's means over the correct copies
-    cat "$OUT/json-$g"/correct-*.txt 2>/dev/null | sed -n 's/.*trace: witness gate: first in line //p' |
-        awk '{ f += $1; a += $7; s += $13; n++ }
-             END { if (n) printf "witness gate: first in line %.2f s, alone %.2f s of it, then shared %.2f s (means of %d)\n", f / n, a / n, s / n, n }'
+    cat "$OUT/json-$g"/correct-*.txt 2>/dev/null | sed -n 's/.*trace: witness gate: the program ran //p' |
+        awk '{ r += $1; f += $6; a += $12; n++ }
+             END { if (n) printf "witness gate: the program ran %.2f s: first in line %.2f s, alone %.2f s of it (means of %d)\n", r / n, f / n, a / n, n }'
 done
 rm -rf "$cls"
