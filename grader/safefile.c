@@ -173,16 +173,28 @@ int safe_unlink(const char *path)
     return rc == 0 || saved == ENOENT ? 0 : (errno = saved, -1);
 }
 
+/* path's folder opened (open_parent) with whatever stood at its last name
+ * removed, for safe_create and safe_mkfifo to make it afresh there: the
+ * folder's fd, base set to the name, or -1. */
+static int parent_cleared(const char *path, char *dir, size_t len, const char **base)
+{
+    int d = open_parent(path, dir, len, base);
+    if (d < 0 || unlinkat(d, *base, 0) == 0 || errno == ENOENT)
+        return d;
+    int saved = errno;
+    close(d);
+    errno = saved;
+    return -1;
+}
+
 int safe_create(const char *path, int mode)
 {
     char dir[PATH_MAX];
     const char *base;
-    int d = open_parent(path, dir, sizeof dir, &base);
+    int d = parent_cleared(path, dir, sizeof dir, &base);
     if (d < 0)
         return -1;
-    int fd = -1;
-    if (unlinkat(d, base, 0) == 0 || errno == ENOENT)
-        fd = openat(d, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    int fd = openat(d, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     int saved = errno;
     close(d);
     errno = saved;
@@ -210,12 +222,10 @@ int safe_mkfifo(const char *path, int mode)
 {
     char dir[PATH_MAX];
     const char *base;
-    int d = open_parent(path, dir, sizeof dir, &base);
+    int d = parent_cleared(path, dir, sizeof dir, &base);
     if (d < 0)
         return -1;
-    int rc = -1;
-    if (unlinkat(d, base, 0) == 0 || errno == ENOENT)
-        rc = mkfifoat(d, base, (mode_t)mode);
+    int rc = mkfifoat(d, base, (mode_t)mode);
     int saved = errno;
     close(d);
     errno = saved;
