@@ -41,6 +41,12 @@
 #     a run stopped at its limit keeps the lines it printed (stdout to a
 #     file is otherwise held in a 4 KiB buffer, and the 2026-11-28 H200
 #     run's cs_binomialOptions, stopped at 150 s, came back empty);
+#   - SCHEDS (default "inorder reverse random:7") names the emulator
+#     schedules that run; SCHEDS= runs the GPU side alone (its cells "-"),
+#     for a program whose emulator runs need more CPU time than a lent
+#     GPU host gives: they run on a machine without a GPU (there the GPU
+#     side is skipped), the GPU side's run-gpu.* files are copied into that
+#     run's program folder, and REJUDGE (next) judges the two together;
 #   - REJUDGE=DIR judges an earlier run's outputs (DIR: its $OUT, as it came
 #     back) again with this filter, without building or running anything.
 # Output: one row per program, $OUT/table.md, logs under $OUT/<program>/.
@@ -78,19 +84,23 @@ make -s emu-runtime >/dev/null 2>&1 || common/emu/emu-nvcc --build-runtime >/dev
 # sec, seconds, us, GB/s, MB/s, .../s) or after a timing word (time, elapsed,
 # Throughput, Bandwidth, Time; only blanks, '=' or ':' between) or after a
 # unit in parentheses ("Time (ms): 0.19") or after a rate's name ("GOP/s:
-# 408.8", "Gsamples/s = 52.9") becomes '#'.  Nothing else is touched.  (The
+# 408.8", "Gsamples/s = 52.9") or after "per second" ("Options per second
+# : 32.99") becomes '#'.  Nothing else is touched.  (The
 # H200 run of 2026-11-28 showed device lines written "CUDA device [NAME] has
 # 132 Multi-Processors" and "> [NAME] has 132 MP(s)", and rates named before
-# their number or written MB/sec: they were added then.)
+# their number or written MB/sec: they were added then; the 2026-11-29 run,
+# rates written "Gigaoptions per second : 82.4".)
 filter() {
     sed -E -e '/GPU Device|[Dd]evice *[0-9]+ *:|[Dd]evice name|MapSMtoCores|[Cc]ompute [Cc]apability|[Mm]ultiprocessors|[Mm]ulti-[Pp]rocessors|MP\(s\)|CUDA Driver|> Using|[Dd]evice: /d' \
         -e 's/[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)? *(ms|msec|msecs|s|sec|secs|seconds|us|usec|GB\/s|MB\/s|[A-Za-z]+\/sec|[A-Za-z]+\/s)\b/# \3/g' \
         -e 's/([A-Za-z]+\/s(ec)?\b *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g' \
         -e 's/((time|Time|TIME|elapsed|Elapsed|Throughput|Bandwidth)s?\b *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g' \
-        -e 's/(\((ms|msec|s|sec|us)\) *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g'
+        -e 's/(\((ms|msec|s|sec|us)\) *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g' \
+        -e 's/(per second *[=:]? *)[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1#/g'
 }
 
-scheds="inorder reverse random:7"
+columns="inorder reverse random:7" # the table's schedules
+scheds=${SCHEDS-$columns}          # those that run
 
 # The program slots: a pipe holding one byte per free slot; the main loop
 # takes one per program, the program gives it back as it ends.  take waits
@@ -212,7 +222,7 @@ cell() {
 clean_program() {
     local o=$1 f
     rm -rf "$o/gpu" "$o/emu"
-    for s in gpu $scheds; do rm -rf "$o/cwd-${s/:/-}"; done
+    for s in gpu $columns; do rm -rf "$o/cwd-${s/:/-}"; done
     find "$o" -type f -size +"$KEEP_BYTES"c | while read -r f; do
         head -c "$KEEP_BYTES" "$f" >"$f.head"
         printf '\n[device-corpus: cut to its first %s bytes of %s]\n' "$KEEP_BYTES" "$(stat -c %s "$f")" >>"$f.head"
@@ -230,9 +240,9 @@ one_program() {
     rm -rf "$o"; mkdir -p "$o/gpu" "$o/emu"
     build_both "$d" "$o"
     run_all "$o"
-    for s in $scheds; do cells+=("$(cell "$o" "$s")"); done
+    for s in $columns; do cells+=("$(cell "$o" "$s")"); done
     case "$nb $eb ${cells[*]}" in *deadline*) echo deadline >"$o/unfinished" ;; esac
-    for s in gpu $scheds; do
+    for s in gpu $columns; do
         [ -f "$o/run-${s/:/-}.secs" ] && secs+=("$(cat "$o/run-${s/:/-}.secs")") || secs+=(-)
     done
     clean_program "$o"
@@ -309,7 +319,7 @@ rejudge_program() {
     nb=$(awk -F' *[|] *' '{print $3}' "$o/row.md"); eb=$(awk -F' *[|] *' '{print $4}' "$o/row.md")
     secs=$(awk -F' *[|] *' '{print $8}' "$o/row.md")
     rm -f "$o"/run-*.diff
-    for s in $scheds; do cells+=("$(cell "$o" "$s")"); done
+    for s in $columns; do cells+=("$(cell "$o" "$s")"); done
     write_row "$o" "$secs" "${cells[@]}"
 }
 if [ -n "${REJUDGE:-}" ]; then
