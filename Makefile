@@ -352,6 +352,7 @@ endif
 	@sh tests/timed.sh sh tests/nvidia-smi-calls.sh
 	@sh tests/timed.sh sh tests/copy-count-link.sh
 	@sh tests/timed.sh sh tests/corpus-script.sh
+	@sh tests/timed.sh sh tests/mufu-selftest.sh
 	@sh tests/timed.sh python3 tests/keys.py
 	@sh tests/timed.sh python3 tests/lab6-tile.py
 	@mkdir -p $(BUILD) && python3 tests/gpu/lab7/probe.py solutions/lab7-scan-at-work/scan.cu \

@@ -5,8 +5,10 @@
 # it printed (its stdout is line-buffered: on 2026-11-28 a GPU run stopped
 # at 150 s came back with no output at all, so nothing said how far it
 # got), the quick one must finish with its output, REJUDGE= must judge
-# the run's outputs again to the same rows, and SKIP= leaves a program
-# out.  Emulator runs only here (the GPU side says SKIPPED without a GPU;
+# the run's outputs again to the same rows, SKIP= leaves a program out,
+# SCHEDS= runs no schedule, and a GPU side merged into an emulator-only run
+# is judged by REJUDGE with the filter (a "per second" rate masked, another
+# number not).  Emulator runs only here (the GPU side says SKIPPED without a GPU;
 # with one, the GPU runs are checked the same way).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,4 +66,34 @@ if grep -q '^| quick' "$tmp/skip/table.md" 2>/dev/null && ! grep -q '^| stuck' "
 else
     no "SKIP=stuck: the table is not quick's alone"; cat "$tmp/skip/table.md" 2>/dev/null
 fi
+# SCHEDS= runs the GPU side alone (here, without a GPU: nothing), its cells "-"
+CORPUS="$tmp/corpus" OUT="$tmp/gpuside" TIMEOUT=3 HINTS=/dev/null PROGRAMS=quick SCHEDS= \
+    bash tests/gpu/device-corpus.sh >"$tmp/gpuside.log" 2>&1
+if ls "$tmp/gpuside/quick"/run-inorder.* >/dev/null 2>&1; then
+    no "SCHEDS=: an emulator schedule ran"
+elif grep -q '^| quick | [^|]* | [^|]* | - | - | - |' "$tmp/gpuside/table.md" 2>/dev/null; then
+    echo "ok   SCHEDS= runs no emulator schedule"
+else
+    no "SCHEDS=: quick's row is not '- - -'"; cat "$tmp/gpuside/table.md" 2>/dev/null
+fi
+# The merge the script's header describes: a GPU side's run-gpu.* files in
+# an emulator-only run's folder, judged by REJUDGE.  A rate the filter
+# masks ("per second : N") differs harmlessly; any other number does not.
+q="$o/quick"
+printf 'quick: done\nOptions per second : 1008867.009293\n' >"$q/run-gpu.out"
+echo 0 >"$q/run-gpu.rc"
+for s in inorder reverse random-7; do
+    printf 'quick: done\nOptions per second : 32.992620\n' >"$q/run-$s.out"
+done
+CORPUS="$tmp/corpus" REJUDGE="$o" bash tests/gpu/device-corpus.sh >"$tmp/merge.log" 2>&1
+if grep -q '^| quick | [^|]* | [^|]* | same | same | same |' "$o/table.md"; then
+    echo "ok   a GPU side merged into an emulator run is judged; 'per second' rates are masked"
+else
+    no "merged GPU side: quick is not the same under all three"; grep '^| quick' "$o/table.md"
+fi
+printf 'quick: done\nL1 norm: 2.220273E-04\n' >"$q/run-reverse.out"
+printf 'quick: done\nL1 norm: 2.220214E-04\n' >"$q/run-gpu.out"
+CORPUS="$tmp/corpus" REJUDGE="$o" bash tests/gpu/device-corpus.sh >"$tmp/merge2.log" 2>&1
+grep -q '^| quick | [^|]* | [^|]* | [^|]* | DIFF(rc=0) |' "$o/table.md" ||
+    no "a result that differs in its last digits was judged the same"
 [ $fail = 0 ] || { cat "$tmp/log"; exit 1; }
