@@ -43,7 +43,7 @@ EOF
     echo "capture and checks: $(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
     echo "# SASS of __expf, __logf, __fdividef (nvcc -O2 -arch=native -cubin, cuobjdump -sass)"
     "$NVCC" -O2 -arch=native -cubin -o "$tmp/calls.cubin" "$tmp/calls.cu" &&
-        cuobjdump -sass "$tmp/calls.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' | sed 's#/\* 0x[0-9a-f]* \*/##'
+        "$(dirname "$NVCC")/cuobjdump" -sass "$tmp/calls.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' | sed 's#/\* 0x[0-9a-f]* \*/##'
 } >"$OUT/mufu.txt" 2>&1
 for t in rcp ex2 lg2 lg2m1; do
     [ -f "$tmp/$t.bin" ] && python3 -c '
