@@ -360,7 +360,7 @@ if [ $gpu = 1 ]; then
 else
     line="GPU side SKIPPED: $rows programs, emulator runs only (rc per schedule above)"
 fi
-[ $unfinished -gt 0 ] && line="$line; $unfinished not finished by the deadline ($DEADLINE s)"
+[ $unfinished -gt 0 ] && line="$line; $unfinished not finished by the deadline${DEADLINE:+ ($DEADLINE s)}"
 line="$line; $(( $(date +%s) - start )) s"
 echo "$line"; printf '\n%s\n' "$line" >>"$OUT/table.md"
 # clean_program keeps each file small; this is for what it never saw.
