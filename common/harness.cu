@@ -108,19 +108,6 @@ static void run_once(void *arg)
     }
 }
 
-/* Open PREFIX.SUFFIX for writing; a result that cannot be written ends the run. */
-static FILE *open_result(const char *prefix, const char *suffix, const char *mode, char *path,
-                         size_t len)
-{
-    snprintf(path, len, "%s.%s", prefix, suffix);
-    FILE *f = fopen(path, mode);
-    if (!f) {
-        perror(path);
-        exit(EXIT_USAGE);
-    }
-    return f;
-}
-
 typedef struct {
     check_result check;
     long guard_hit;      /* first changed guard word after out, or -1 */
@@ -142,7 +129,7 @@ static void write_json(const char *prefix, const cli_opts *o, const job *j, cons
     const lab_variant *v = j->variant;
     const unsigned params = kind_get(j->kind)->params;
     char path[4096];
-    FILE *f = open_result(prefix, "json", "w", path, sizeof path);
+    FILE *f = result_open(prefix, "json", "w", path, sizeof path);
     json_writer w;
     jw_init(&w, f);
     jw_object(&w, NULL);

@@ -23,15 +23,22 @@ typedef struct {
 static raw_kept kept[RAW_LATER_MAX];
 static int nkept;
 
-void raw_write(const char *prefix, void *const *copies, int count, size_t words)
+FILE *result_open(const char *prefix, const char *suffix, const char *mode, char *path,
+                  size_t len)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s.bin", prefix);
-    FILE *f = fopen(path, "wb");
+    snprintf(path, len, "%s.%s", prefix, suffix);
+    FILE *f = fopen(path, mode);
     if (!f) {
         perror(path);
         exit(EXIT_USAGE);
     }
+    return f;
+}
+
+void raw_write(const char *prefix, void *const *copies, int count, size_t words)
+{
+    char path[4096];
+    FILE *f = result_open(prefix, "bin", "wb", path, sizeof path);
     for (int i = 0; i < count; i++)
         if (fwrite(copies[i], 4, words, f) != words) {
             perror(path);

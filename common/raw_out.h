@@ -1,6 +1,7 @@
 /*
- * raw_out.h - a case's raw output (PREFIX.bin) for the grader, now or
- * after the last case of a witnessed list.
+ * raw_out.h - a case's result files for the grader: the raw output
+ * (PREFIX.bin), now or after the last case of a witnessed list, and the
+ * opening of each (PREFIX.json too: harness.cu).
  *
  * Why later: a witnessed list (--witness --witness-mark, grader/witness.h)
  * is the one run of a grading that holds the GPU while other graders of
@@ -12,10 +13,15 @@
 #ifndef RAW_OUT_H
 #define RAW_OUT_H
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* Open PREFIX.SUFFIX (its name into path) for writing; a result file that
+ * cannot be opened ends the run (EXIT_USAGE). */
+FILE *result_open(const char *prefix, const char *suffix, const char *mode, char *path,
+                  size_t len);
 /* Write PREFIX.bin: count copies of words 32-bit words each.  A file that
  * cannot be written ends the run (the grader then sees no result). */
 void raw_write(const char *prefix, void *const *copies, int count, size_t words);
