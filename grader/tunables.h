@@ -31,8 +31,14 @@
 
 /* Cases per process.  One CUDA process start costs 0.3 s of driver time
  * (measured on an H200, docs/perf-notes.md), so the cases of a group run
- * in one process; the cap bounds the raw outputs on disk at once. */
-#define LIMIT_CASES_PER_UNIT 64
+ * in one process; the cap bounds the raw outputs on disk at once.  96
+ * holds the largest group of the suites (lab 7's tuple, 93 cases) in one
+ * process: lab 7's skeleton took 3.2 s to grade against 3.7 s with 64
+ * (medians of six, H200, 2026-11-29).  Smaller units in a batch, so that a
+ * witness first in line would wait less for the runs already going, made a
+ * class slower (3.69 s a student with 16, 3.14 s with 64) and the wait no
+ * shorter: that wait is the witnessed program's own start. */
+#define LIMIT_CASES_PER_UNIT 96
 
 /* Correctness lanes on a GPU (correctness.h): groups run at once, one lane
  * per two cores, at most this many.  The suites have 2-8 groups; on an
