@@ -132,7 +132,8 @@ static int add_kit_headers(fsview *v, const char *top)
 int isolation_kit_view(fsview *v, const char *top, const char *work, char *why, size_t len)
 {
     static const char *const kit[] = {"Makefile", "build/host", "build/gpu/common",
-                                      "build/emu/common", "build/emu/libcuemu.a", "build/deps/root"};
+                                      "build/emu/common", "build/emu/libcuemu.a", "build/emu/mufu",
+                                      "build/deps/root"};
     char path[PATH_MAX];
     fsview_init(v);
     if (add_system(v, why, len))

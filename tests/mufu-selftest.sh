@@ -1,11 +1,11 @@
 #!/bin/sh
 # mufu-selftest.sh - tests/gpu/mufu-capture.cu checks itself on the CPU
 # emulator before a GPU session spends time on it: built with
-# -DMUFU_SELFTEST, its "unit" is a stand-in that follows the rcp model and
-# the ex2 model rounded toward minus infinity exactly, so those two must
-# report no mismatch over every 4099th input, and the other models (other
-# roundings, lg2 through a float table) must report some: a model that
-# always agreed, or a count of the wrong inputs, would show here.
+# -DMUFU_SELFTEST, its "units" are stand-ins, an exact reciprocal and an ex2
+# that cuts its input as the model does, so common/emu/src/mufu.h's rcp and
+# ex2 built from their captured tables must report no mismatch over every
+# 4099th input, while its lg2 must report some against an exactly rounded
+# log2: a check that always agreed, or miscounted, would show here.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -19,19 +19,18 @@ common/emu/emu-nvcc -O2 -DMUFU_SELFTEST -o "$tmp/capture" tests/gpu/mufu-capture
     >"$tmp/build.log" 2>&1 || { echo "FAIL mufu-selftest: build"; cat "$tmp/build.log"; exit 1; }
 "$tmp/capture" "$tmp" 4099 >"$tmp/out.txt" 2>&1 || { echo "FAIL mufu-selftest: run"; cat "$tmp/out.txt"; exit 1; }
 fail=0
-count() { sed -n "s/^$1 *\([0-9]*\) of \([0-9]*\) inputs differ$/\1 \2/p" "$tmp/out.txt"; }
-for model in "rcp: table over m, scaled by 2^-E" "ex2: fixed point 7.23, rounded toward -inf"; do
+count() { sed -n "s/^$1 *\([0-9]*\) of \([0-9]*\) inputs differ from the model$/\1 \2/p" "$tmp/out.txt"; }
+for model in rcp.approx.ftz ex2.approx.ftz; do
     set -- $(count "$model")
     { [ "${1:-x}" = 0 ] && [ "${2:-0}" -gt 100000 ]; } || { echo "FAIL mufu-selftest: $model: ${1:-?} of ${2:-?}"; fail=1; }
 done
-for model in "ex2: fixed point 7.23, rounded toward zero" "ex2: fixed point 7.23, rounded to nearest" \
-    "lg2: E + table over m, rounded to nearest" "lg2: E + table over m, rounded toward zero"; do
+for model in lg2.approx.ftz; do
     set -- $(count "$model")
     [ "${1:-0}" -gt 0 ] || { echo "FAIL mufu-selftest: $model: no mismatch found"; fail=1; }
 done
-for t in rcp ex2 lg2 lg2m1; do
+for t in rcp ex2_pos ex2_neg lg2 lg2_half; do
     [ "$(stat -c %s "$tmp/$t.bin" 2>/dev/null)" = 33554432 ] || { echo "FAIL mufu-selftest: $t.bin"; fail=1; }
 done
-[ $fail = 0 ] && echo "ok   mufu-capture: the exact models report no mismatch, the others some; four tables of 2^23"
+[ $fail = 0 ] && echo "ok   mufu-capture: rcp and ex2 report no mismatch, lg2 some; five tables of 2^23"
 [ $fail = 0 ] || cat "$tmp/out.txt"
 exit $fail

@@ -1,14 +1,13 @@
 #!/bin/sh
 # device-mufu.sh - on a GPU machine: what its special-function unit returns
-# for the approximations behind __expf, __logf and __fdividef, and whether
-# a table of one binade reproduces each for all 2^32 inputs
-# (tests/gpu/mufu-capture.cu says how and why: issue 39, the corpus's three
-# fast-math programs).  Also the SASS nvcc makes of the intrinsics as
-# programs call them (without -ftz: the instructions around each MUFU).
-# Output under $OUT (default /tmp/device-mufu): mufu.txt (the models'
-# mismatch counts, the GPU, the SASS), and the four tables, each
-# xz-compressed (rcp, ex2, lg2, lg2m1: raw little-endian uint32, 2^23
-# entries; mufu-capture.cu's comments say which inputs).  Without nvcc or a
+# for the approximations behind CUDA's fast-math intrinsics, and whether the
+# emulator's model (common/emu/src/mufu.h) gives the same bits for every
+# input (tests/gpu/mufu-capture.cu says how).  Also the SASS nvcc makes of
+# the intrinsics as programs call them (without -ftz: the instructions
+# around each MUFU).  Output under $OUT (default /tmp/device-mufu):
+# mufu.txt (the mismatch counts, the GPU, the SASS) and the five tables
+# xz-compressed as common/emu/mufu/ keeps them (the same bytes when the
+# GPU's unit is the same).  Without nvcc or a
 # GPU: SKIPPED, exit 0.
 set -u
 OUT=${OUT:-/tmp/device-mufu}
@@ -32,6 +31,7 @@ __global__ void calls(float *o, const float *a, const float *b)
     o[4 * i] = __expf(a[i]);
     o[4 * i + 1] = __logf(a[i]);
     o[4 * i + 2] = __fdividef(a[i], b[i]);
+    o[4 * i + 3] = __powf(a[i], b[i]);
 }
 EOF
 {
@@ -41,11 +41,11 @@ EOF
     s=$(date +%s.%N)
     "$tmp/capture" "$tmp" || echo "device-mufu: FAIL: mufu-capture exited $?"
     echo "capture and checks: $(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
-    echo "# SASS of __expf, __logf, __fdividef (nvcc -O2 -arch=native -cubin, cuobjdump -sass)"
+    echo "# SASS of __expf, __logf, __fdividef, __powf (nvcc -O2 -arch=native -cubin, cuobjdump -sass)"
     "$NVCC" -O2 -arch=native -cubin -o "$tmp/calls.cubin" "$tmp/calls.cu" &&
         "$(dirname "$NVCC")/cuobjdump" -sass "$tmp/calls.cubin" | grep -E '^\s+/\*[0-9a-f]{4}\*/' | sed 's#/\* 0x[0-9a-f]* \*/##'
 } >"$OUT/mufu.txt" 2>&1
-for t in rcp ex2 lg2 lg2m1; do
+for t in rcp ex2_pos ex2_neg lg2 lg2_half; do
     [ -f "$tmp/$t.bin" ] && python3 -c '
 import lzma, sys
 data = open(sys.argv[1], "rb").read()
@@ -53,5 +53,10 @@ filters = [{"id": lzma.FILTER_DELTA, "dist": 4}, {"id": lzma.FILTER_LZMA2, "pres
 open(sys.argv[2], "wb").write(lzma.compress(data, format=lzma.FORMAT_XZ, filters=filters))
 ' "$tmp/$t.bin" "$OUT/$t.bin.xz"
 done
+same="" differ=""
+for t in rcp ex2_pos ex2_neg lg2 lg2_half; do
+    if cmp -s "$OUT/$t.bin.xz" "common/emu/mufu/$t.bin.xz"; then same="$same $t"; else differ="$differ $t"; fi
+done
+echo "tables the same as the emulator's (common/emu/mufu/):${same:- none}; different:${differ:- none}" >>"$OUT/mufu.txt"
 ls -l "$OUT" | sed 1d
 cat "$OUT/mufu.txt"

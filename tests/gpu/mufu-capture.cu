@@ -1,35 +1,37 @@
 // mufu-capture.cu - what a GPU's special-function unit (MUFU) returns for
-// the three approximations behind CUDA's fast-math intrinsics: __expf is
-// ex2.approx of x * log2(e), __logf is lg2.approx(x) * ln(2), __fdividef is
-// div.approx, a * rcp.approx(b) (nvcc -ptx shows each).  NVIDIA publishes
-// their error bounds, not their bits, so the emulator (common/emu/src/
-// fastmath.cpp) returns full-precision results and names the line instead;
-// three programs of the corpus differ from a GPU only there (issue 39).
+// the approximations behind CUDA's fast-math intrinsics, and whether the
+// emulator's model of it (common/emu/src/mufu.h) gives the same bits.
+// NVIDIA publishes error bounds for __expf, __logf, __fdividef and the
+// rest, not bits; mufu.h rebuilds the unit from five tables of one binade
+// each, which this program captures from the GPU it runs on:
+//   rcp.bin       rcp.approx.ftz at 1 + i 2^-23
+//   ex2_pos.bin   ex2.approx.ftz at i 2^-23
+//   ex2_neg.bin   ex2.approx.ftz at -i 2^-23
+//   lg2.bin       lg2.approx.ftz at 1 + i 2^-23
+//   lg2_half.bin  lg2.approx.ftz at (1 + i 2^-23) / 2
+// (raw little-endian uint32, 2^23 entries each, into the folder argv[1]).
+// Then, with mufu.h's functions compiled for the GPU and reading these
+// tables, it counts the inputs where model and GPU differ:
+//   the three units (.ftz PTX), every one of the 2^32 inputs;
+//   __expf, __exp10f, __logf, __log2f, __log10f, every input;
+//   __fdividef(a, b), every b, each with an a of random bits; __powf(x,
+//   y), every x, each with a y of random sign and fraction in [2^-7, 8).
+// argv[2] (STRIDE) checks every STRIDE-th input only.  (Without a GPU,
+// tests/emu/math-sweep-stored.sh checks the emulator's intrinsics against
+// an H200's results on the math sweep's inputs.)
 //
-// This program answers, on the GPU it runs on, whether each approximation is
-// a function of one binade, so that a table of 2^23 entries reproduces it
-// for every input:
-//   rcp:  rcp(1.m * 2^E) = rcp(1.m) * 2^-E            (table over m)
-//   ex2:  the input made fixed point with 23 fraction bits, k its integer
-//         part and q its fraction, ex2 = ex2(q * 2^-23) * 2^k (table over
-//         q); the rounding of that conversion is unknown, so three are
-//         tried: toward minus infinity, toward zero, to nearest
-//   lg2:  lg2(1.m * 2^E) = E + lg2(1.m), the sum rounded to nearest or
-//         toward zero (table over m; a second table at E = -1 shows how
-//         the unit handles inputs below 1)
-// It captures the tables (the .ftz forms: the forms without .ftz add
-// instructions around the same MUFU, which `cuobjdump -sass` shows), then
-// runs every one of the 2^32 inputs through the unit and through each model
-// built from the tables, counting mismatches per model and keeping the
-// first few of each.  Output: one line per model on stdout, the tables as
-// raw little-endian uint32 files in the folder given as argv[1]; argv[2]
-// (STRIDE) checks every STRIDE-th input only.
+// Built with -DMUFU_SELFTEST on the CPU emulator (tests/mufu-selftest.sh)
+// the "units" are stand-ins: an exact reciprocal and an ex2 that follows
+// the model's cut exactly must show no mismatch, an exactly rounded log2
+// must show some; the intrinsics are not checked there.
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <cstdlib>
 #include <cmath>
 #include <cuda_runtime.h>
+
+#include "../../common/emu/src/mufu.h"
 
 #define CHECK(call)                                                                    \
     do {                                                                               \
@@ -40,19 +42,16 @@
         }                                                                              \
     } while (0)
 
-enum { TAB = 1 << 23, KEEP = 8 };
-enum { RCP, EX2_FLOOR, EX2_ZERO, EX2_NEAR, LG2_NEAR, LG2_ZERO, MODELS };
-static const char *model_name[MODELS] = {"rcp: table over m, scaled by 2^-E",
-                                         "ex2: fixed point 7.23, rounded toward -inf",
-                                         "ex2: fixed point 7.23, rounded toward zero",
-                                         "ex2: fixed point 7.23, rounded to nearest",
-                                         "lg2: E + table over m, rounded to nearest",
-                                         "lg2: E + table over m, rounded toward zero"};
+enum { TAB = mufu::TABLE, KEEP = 6 };
+enum { RCP, EX2, LG2, EXPF, EXP10F, LOGF, LOG2F, LOG10F, FDIVIDEF, POWF, CHECKS };
+static const char *check_name[CHECKS] = {"rcp.approx.ftz", "ex2.approx.ftz", "lg2.approx.ftz",
+                                         "__expf", "__exp10f", "__logf", "__log2f", "__log10f",
+                                         "__fdividef", "__powf"};
 
 struct Tally {
-    unsigned long long miss[MODELS], tried[MODELS];
-    unsigned int kept[MODELS];
-    uint32_t in[MODELS][KEEP], hw[MODELS][KEEP], model[MODELS][KEEP];
+    unsigned long long miss[CHECKS], tried[CHECKS];
+    unsigned int kept[CHECKS];
+    uint32_t a[CHECKS][KEEP], b[CHECKS][KEEP], hw[CHECKS][KEEP], model[CHECKS][KEEP];
 };
 
 #ifndef MUFU_SELFTEST
@@ -61,101 +60,88 @@ __device__ float rcp_hw(float x) { float r; asm("rcp.approx.ftz.f32 %0, %1;" : "
 __device__ float ex2_hw(float x) { float r; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 __device__ float lg2_hw(float x) { float r; asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 #else
-// A check of this program itself (tests/mufu-selftest.sh, on the CPU
-// emulator): stand-ins that follow the rcp and round-toward-minus-infinity
-// ex2 models exactly, so those two must report no mismatch and the others
-// some, whatever the tables' values.
 __device__ float rcp_hw(float x)
 {
-    return fabsf(x) < 0x1p-126f ? copysignf(INFINITY, x) : (float)(1.0 / (double)x);
+    if (x != x) return mufu::nan_out();
+    return fabsf(x) < 0x1p-126f ? copysignf(INFINITY, x) : mufu::flush((float)(1.0 / (double)x));
 }
-__device__ float ex2_hw(float x)
+__device__ float ex2_hw(float x) // the model's cut of |x|, then exp2 rounded to nearest
 {
-    long long f = (long long)floor((double)x * 0x1p23), k = f >> 23;
-    if (k >= 128) return INFINITY;
-    if (k < -126) return 0.0f;
-    return (float)exp2((double)(f & ((1 << 23) - 1)) * 0x1p-23) * ldexpf(1.0f, (int)k);
+    if (x != x) return mufu::nan_out();
+    if (fabsf(x) < 0x1p-126f) return 1.0f;
+    if (x >= 128.0f) return INFINITY;
+    if (x <= -127.0f) return 0.0f;
+    double q = trunc(fabs((double)x) * 0x1p23) * 0x1p-23;
+    return mufu::flush((float)exp2(x < 0 ? -q : q));
 }
-__device__ float lg2_hw(float x) { return (float)log2((double)x); }
+__device__ float lg2_hw(float x)
+{
+    if (x != x || x < 0) return mufu::nan_out();
+    return x < 0x1p-126f ? -INFINITY : (float)log2((double)x);
+}
 #endif
 
-// The tables: entry i is the unit's result at 1 + i 2^-23 (rcp, lg2), at
-// (1 + i 2^-23) / 2 (lg2, E = -1), at i 2^-23 (ex2).
-__global__ void capture(uint32_t *rcp, uint32_t *ex2, uint32_t *lg2, uint32_t *lg2m1)
+__global__ void capture(uint32_t *rcp, uint32_t *ex2p, uint32_t *ex2n, uint32_t *lg2, uint32_t *lg2h)
 {
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < TAB; i += gridDim.x * blockDim.x) {
-        float one_m = __uint_as_float(0x3f800000u | i);
+        float one_m = __uint_as_float(0x3f800000u | i), q = (float)i * 0x1p-23f;
         rcp[i] = __float_as_uint(rcp_hw(one_m));
+        ex2p[i] = __float_as_uint(ex2_hw(q));
+        ex2n[i] = __float_as_uint(ex2_hw(-q));
         lg2[i] = __float_as_uint(lg2_hw(one_m));
-        lg2m1[i] = __float_as_uint(lg2_hw(one_m * 0.5f));
-        ex2[i] = __float_as_uint(ex2_hw((float)i * 0x1p-23f));
+        lg2h[i] = __float_as_uint(lg2_hw(one_m * 0.5f));
     }
 }
 
-// A mismatch of model m on input `in`: counted, and kept if among the first.
-__device__ void miss(Tally *t, int m, uint32_t in, float hw, float model)
+// A mismatch of check k on input (a, b): counted, and kept if among the first.
+__device__ void miss(Tally *t, int k, uint32_t a, uint32_t b, float hw, float model)
 {
-    atomicAdd(&t->miss[m], 1ull);
-    unsigned k = atomicAdd(&t->kept[m], 1u);
-    if (k < KEEP)
-        t->in[m][k] = in, t->hw[m][k] = __float_as_uint(hw), t->model[m][k] = __float_as_uint(model);
+    atomicAdd(&t->miss[k], 1ull);
+    unsigned n = atomicAdd(&t->kept[k], 1u);
+    if (n < KEEP)
+        t->a[k][n] = a, t->b[k][n] = b, t->hw[k][n] = __float_as_uint(hw), t->model[k][n] = __float_as_uint(model);
 }
 
-// A normal float's fields: x = s 1.m 2^E.
-__device__ void fields(float x, int *E, uint32_t *m) { uint32_t b = __float_as_uint(x); *E = (int)((b >> 23) & 255) - 127; *m = b & (TAB - 1); }
-
-// ex2 from the table for fixed-point input f = round(x 2^23) (a 64-bit
-// integer): 2^(f >> 23) times the table's entry for the low 23 bits; the
-// result flushed to zero below the normal range (.ftz) and infinite above.
-__device__ float ex2_model(long long f, const uint32_t *ex2)
+__device__ void compare(Tally *t, int k, uint32_t a, uint32_t b, float hw, float model)
 {
-    long long k = f >> 23; // floor
-    uint32_t q = (uint32_t)(f & (TAB - 1));
-    if (k >= 128) return __uint_as_float(0x7f800000u);
-    if (k < -126) return 0.0f; // every result below 2^-126 is subnormal: flushed
-    return __uint_as_float(ex2[q]) * __uint_as_float((uint32_t)(k + 127) << 23);
+    if (__float_as_uint(hw) != __float_as_uint(model))
+        miss(t, k, a, b, hw, model);
 }
 
-// Input b through the unit and through every model that covers it; the
-// inputs each model covered are counted a warp at a time (one atomic per
-// warp and model: one per input would queue 2^32 atomics on one address).
-__global__ void check_all(uint32_t start, uint32_t stride, const uint32_t *rcp,
-                          const uint32_t *ex2, const uint32_t *lg2, Tally *t)
+// Random bits for the second operand of input i (a 32-bit mix).
+__host__ __device__ uint32_t mix(uint32_t i)
+{
+    i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16;
+    return i;
+}
+// A y for __powf: random sign and fraction, magnitude in [2^-7, 8).
+__host__ __device__ float pow_y(uint32_t i)
+{
+    uint32_t r = mix(i ^ 0x9e3779b9u);
+    return mufu::value((r & 0x807fffffu) | ((120u + (r >> 23) % 10u) << 23));
+}
+
+__global__ void check_all(uint32_t start, uint32_t stride, mufu::Tables tabs, Tally *t)
 {
     uint32_t b = (start + blockIdx.x * blockDim.x + threadIdx.x) * stride;
-    float x = __uint_as_float(b), hw[MODELS], model[MODELS];
-    bool tried[MODELS] = {false};
-    int E;
-    uint32_t m;
-    fields(x, &E, &m);
-    bool normal = E > -127 && E < 128;
-    if (normal && E > -126 && E < 126) { // 1/x normal and finite
-        float r = __uint_as_float(rcp[m]) * __uint_as_float((uint32_t)(127 - E) << 23);
-        tried[RCP] = true, hw[RCP] = rcp_hw(x), model[RCP] = (b >> 31) ? -r : r;
-    }
-    if (normal && fabsf(x) < 200.0f) {
-        double s = (double)x * 0x1p23; // exact
-        hw[EX2_FLOOR] = hw[EX2_ZERO] = hw[EX2_NEAR] = ex2_hw(x);
-        model[EX2_FLOOR] = ex2_model((long long)floor(s), ex2);
-        model[EX2_ZERO] = ex2_model((long long)trunc(s), ex2);
-        model[EX2_NEAR] = ex2_model(__double2ll_rn(s), ex2);
-        tried[EX2_FLOOR] = tried[EX2_ZERO] = tried[EX2_NEAR] = true;
-    }
-    if (normal && !(b >> 31)) { // positive normal
-        double v = (double)E + (double)__uint_as_float(lg2[m]);
-        hw[LG2_NEAR] = hw[LG2_ZERO] = lg2_hw(x);
-        model[LG2_NEAR] = __double2float_rn(v);
-        model[LG2_ZERO] = __double2float_rz(v);
-        tried[LG2_NEAR] = tried[LG2_ZERO] = true;
-    }
-    for (int k = 0; k < MODELS; k++) {
-        unsigned warp = __ballot_sync(0xffffffffu, tried[k]);
-        if ((threadIdx.x & 31) == 0 && warp)
-            atomicAdd(&t->tried[k], (unsigned long long)__popc(warp));
-        if (tried[k] && __float_as_uint(hw[k]) != __float_as_uint(model[k]) &&
-            !(hw[k] != hw[k] && model[k] != model[k]))
-            miss(t, k, b, hw[k], model[k]);
-    }
+    float x = __uint_as_float(b);
+    const mufu::Tables *m = &tabs;
+    compare(t, RCP, b, 0, rcp_hw(x), mufu::rcp(m, x));
+    compare(t, EX2, b, 0, ex2_hw(x), mufu::ex2(m, x));
+    compare(t, LG2, b, 0, lg2_hw(x), mufu::lg2(m, x));
+#ifndef MUFU_SELFTEST
+    compare(t, EXPF, b, 0, __expf(x), mufu::expf_(m, x));
+    compare(t, EXP10F, b, 0, __exp10f(x), mufu::exp10f_(m, x));
+    compare(t, LOGF, b, 0, __logf(x), mufu::logf_(m, x));
+    compare(t, LOG2F, b, 0, __log2f(x), mufu::log2f_(m, x));
+    compare(t, LOG10F, b, 0, __log10f(x), mufu::log10f_(m, x));
+    float a = __uint_as_float(mix(b)), y = pow_y(b);
+    compare(t, FDIVIDEF, mix(b), b, __fdividef(a, x), mufu::fdividef_(m, a, x));
+    compare(t, POWF, b, __float_as_uint(y), __powf(x, y), mufu::powf_(m, x, y));
+#endif
+    if ((threadIdx.x & 31) == 0)
+        for (int k = 0; k < CHECKS; k++)
+            atomicAdd(&t->tried[k], 32ull);
 }
 
 static double as_float(uint32_t bits)
@@ -188,30 +174,39 @@ int main(int argc, char **argv)
                         "       every STRIDE-th input is checked, default 1: all 2^32)\n");
         return 2;
     }
-    uint32_t *rcp, *ex2, *lg2, *lg2m1;
+    uint32_t *tab[5];
+    for (int k = 0; k < 5; k++)
+        CHECK(cudaMalloc(&tab[k], TAB * 4));
     Tally *t, h;
-    CHECK(cudaMalloc(&rcp, TAB * 4)); CHECK(cudaMalloc(&ex2, TAB * 4));
-    CHECK(cudaMalloc(&lg2, TAB * 4)); CHECK(cudaMalloc(&lg2m1, TAB * 4));
     CHECK(cudaMalloc(&t, sizeof *t)); CHECK(cudaMemset(t, 0, sizeof *t));
-    capture<<<1024, 256>>>(rcp, ex2, lg2, lg2m1);
+    capture<<<1024, 256>>>(tab[0], tab[1], tab[2], tab[3], tab[4]);
     CHECK(cudaGetLastError());
+    mufu::Tables tabs = {tab[0], tab[1], tab[2], tab[3], tab[4]};
     const uint64_t inputs = (1ull << 32) / stride, chunk = 1u << 30; // 2^32: four launches
     for (uint64_t s = 0; s < inputs; s += chunk) {
         uint64_t count = inputs - s < chunk ? inputs - s : chunk;
-        check_all<<<(unsigned)(count / 256), 256>>>((uint32_t)s, (uint32_t)stride, rcp, ex2, lg2, t);
+        check_all<<<(unsigned)(count / 256), 256>>>((uint32_t)s, (uint32_t)stride, tabs, t);
     }
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(&h, t, sizeof h, cudaMemcpyDeviceToHost));
     cudaDeviceProp p;
     CHECK(cudaGetDeviceProperties(&p, 0));
     printf("mufu-capture: %s (sm_%d%d)\n", p.name, p.major, p.minor);
-    for (int m = 0; m < MODELS; m++) {
-        printf("%-45s %llu of %llu inputs differ\n", model_name[m], h.miss[m], h.tried[m]);
-        for (unsigned k = 0; k < h.kept[m] && k < KEEP; k++)
-            printf("    x=0x%08x (%.9g): unit 0x%08x (%.9g), model 0x%08x (%.9g)\n", h.in[m][k],
-                   as_float(h.in[m][k]), h.hw[m][k], as_float(h.hw[m][k]), h.model[m][k],
-                   as_float(h.model[m][k]));
+#ifdef MUFU_SELFTEST
+    const int checks = EXPF; /* the units only */
+#else
+    const int checks = CHECKS;
+#endif
+    for (int k = 0; k < checks; k++) {
+        printf("%-16s %llu of %llu inputs differ from the model\n", check_name[k], h.miss[k], h.tried[k]);
+        for (unsigned n = 0; n < h.kept[k] && n < KEEP; n++)
+            printf("    x=0x%08x (%.9g) y=0x%08x: unit 0x%08x (%.9g), model 0x%08x (%.9g)\n", h.a[k][n],
+                   as_float(h.a[k][n]), h.b[k][n], h.hw[k][n], as_float(h.hw[k][n]), h.model[k][n],
+                   as_float(h.model[k][n]));
     }
-    return save(argv[1], "rcp.bin", rcp) | save(argv[1], "ex2.bin", ex2) |
-           save(argv[1], "lg2.bin", lg2) | save(argv[1], "lg2m1.bin", lg2m1);
+    static const char *file[5] = {"rcp.bin", "ex2_pos.bin", "ex2_neg.bin", "lg2.bin", "lg2_half.bin"};
+    int bad = 0;
+    for (int k = 0; k < 5; k++)
+        bad |= save(argv[1], file[k], tab[k]);
+    return bad;
 }

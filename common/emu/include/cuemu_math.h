@@ -345,32 +345,42 @@ static inline float __double2float_rz(double x) { return cuemu::to_float(x, 0, c
 static inline float __double2float_ru(double x) { return cuemu::to_float(x, 0, cuemu::RU); }
 static inline float __double2float_rd(double x) { return cuemu::to_float(x, 0, cuemu::RD); }
 
-/* @group Fast-math intrinsics | the C library's full-precision function, and exact division for __fdividef (a GPU's approximations differ in the last bits: see the sweep); each call site notes this once on stderr (CUEMU_FASTMATH) */
-/* glibc declares these names but does not export them: defined here as
- * the C library's functions, with its declarations' C linkage. */
+/* @group Fast-math intrinsics | __expf, __exp10f, __logf, __log2f, __log10f, __powf and __fdividef: the bits of an H200's special-function unit, from tables of it (src/mufu.h; the same on every input checked on the GPU); __sinf, __cosf, __tanf, __sincosf: the C library's full-precision function, and each call site says so once on stderr (CUEMU_FASTMATH); fdividef: IEEE division, as on a GPU without --use_fast_math */
+namespace cuemu { /* src/mufu.cpp: a GPU's bits, or the C library's without the tables */
+float fast_expf(float x);
+float fast_exp10f(float x);
+float fast_logf(float x);
+float fast_log2f(float x);
+float fast_log10f(float x);
+float fast_powf(float x, float y);
+float fast_fdividef(float a, float b);
+} // namespace cuemu
+/* glibc declares these names but does not export them: defined here, with
+ * its declarations' C linkage. */
 extern "C" {
-inline float __expf(float x) noexcept { return expf(x); }
-inline float __exp10f(float x) noexcept { return exp10f(x); }
-inline float __logf(float x) noexcept { return logf(x); }
-inline float __log2f(float x) noexcept { return log2f(x); }
-inline float __log10f(float x) noexcept { return log10f(x); }
+inline float __expf(float x) noexcept { return cuemu::fast_expf(x); }
+inline float __exp10f(float x) noexcept { return cuemu::fast_exp10f(x); }
+inline float __logf(float x) noexcept { return cuemu::fast_logf(x); }
+inline float __log2f(float x) noexcept { return cuemu::fast_log2f(x); }
+inline float __log10f(float x) noexcept { return cuemu::fast_log10f(x); }
 inline float __sinf(float x) noexcept { return sinf(x); }
 inline float __cosf(float x) noexcept { return cosf(x); }
 inline float __tanf(float x) noexcept { return tanf(x); }
 inline void __sincosf(float x, float *s, float *c) noexcept { sincosf(x, s, c); }
-inline float __powf(float x, float y) noexcept { return powf(x, y); }
+inline float __powf(float x, float y) noexcept { return cuemu::fast_powf(x, y); }
 }
-static inline float __fdividef(float a, float b) { return a / b; }
-static inline float fdividef(float a, float b) { return a / b; }
+static inline float __fdividef(float a, float b) { return cuemu::fast_fdividef(a, b); }
+static inline float fdividef(float a, float b) { return a / b; } /* IEEE division on a GPU too */
 
 /* A GPU computes each fast-math intrinsic with its special-function unit's
- * approximation (MUFU), whose bits NVIDIA does not publish: the functions
- * above give the full-precision value, so a program's last digits may
- * differ from a GPU's.  Each call site says so once, on stderr, with its
- * file and line (src/fastmath.cpp; CUEMU_FASTMATH=note | off | stop).  The
- * macros give each site its own flag: after the first call a site costs one
- * relaxed load and a branch.  A call through a function pointer (no macro)
- * is not noted. */
+ * approximation (MUFU).  The emulator has the unit's bits for the
+ * exponentials, logarithms, __powf and __fdividef (src/mufu.h), not for
+ * sine, cosine and tangent: a call site of those (or of any of them when
+ * the tables are missing) says once, on stderr, with its file and line,
+ * that its last digits may differ from a GPU's (src/fastmath.cpp;
+ * CUEMU_FASTMATH=note | off | stop).  The macros give each site its own
+ * flag: after the first call a site costs one relaxed load and a branch.
+ * A call through a function pointer (no macro) is not noted. */
 namespace cuemu {
 void fastmath_first(int *seen, const char *name, const char *full, const char *file,
                     int line);
@@ -392,7 +402,6 @@ void fastmath_first(int *seen, const char *name, const char *full, const char *f
 #define __sincosf(x, s, c) (CUEMU_FASTMATH_SITE("__sincosf", "sincosf"), __sincosf(x, s, c))
 #define __powf(x, y) (CUEMU_FASTMATH_SITE("__powf", "powf"), __powf(x, y))
 #define __fdividef(a, b) (CUEMU_FASTMATH_SITE("__fdividef", "/"), __fdividef(a, b))
-#define fdividef(a, b) (CUEMU_FASTMATH_SITE("fdividef", "/"), fdividef(a, b))
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
@@ -601,5 +610,10 @@ static inline double cyl_bessel_i1(double x) { return (double)cuemu::bessel_i((l
 /* @libm fabs fdim fmod remainder remquo frexp ldexp scalbn scalbln ilogb logb modf nextafter */
 /* @libm copysign ceil floor trunc round rint nearbyint lrint llrint lround llround nan j0 j1 jn */
 /* @libm y0 y1 yn signbit isnan isinf isfinite abs labs llabs */
+
+/* rsqrtf is rsqrt.approx on a GPU (its special-function unit, within 2
+ * ulp), whose bits the emulator does not have: each call site says so
+ * once, like a fast-math intrinsic's (src/fastmath.cpp). */
+#define rsqrtf(x) (CUEMU_FASTMATH_SITE("rsqrtf", "1/sqrt"), rsqrtf(x))
 
 #endif /* CUEMU_MATH_H */

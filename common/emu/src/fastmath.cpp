@@ -1,14 +1,15 @@
 /*
  * fastmath.cpp - the note of a fast-math intrinsic (CUEMU_FASTMATH).  A GPU
- * computes __logf, __expf, __sinf, __fdividef ... with its special-function
- * unit's approximation, whose bits NVIDIA does not publish; the emulator
- * gives the full-precision value (include/cuemu_math.h), so a program that
- * prints a result of one may print other last digits than a GPU
- * (quasirandomGenerator's L1 norm, through __logf).  The user is told so
- * once per call site, naming its file and line: CUEMU_FASTMATH=note (the
- * default) prints the note, off prints nothing, stop makes the first call
- * a diagnostic (exit 86).  The header's macro gives each site a flag; this
- * is called only while it is 0, and sets it.
+ * computes __expf, __logf, __sinf, __fdividef ... with its special-function
+ * unit's approximation.  For the exponentials, logarithms, __powf and
+ * __fdividef the emulator has the unit's bits (mufu.cpp); for __sinf,
+ * __cosf, __tanf and __sincosf it gives the full-precision value
+ * (include/cuemu_math.h), so a program that prints a result of one may
+ * print other last digits than a GPU.  The user is told so once per call
+ * site, naming its file and line: CUEMU_FASTMATH=note (the default) prints
+ * the note, off prints nothing, stop makes the first call a diagnostic
+ * (exit 86).  The header's macro gives each site a flag; this is called
+ * only while it is 0, and sets it.
  */
 #include "internal.h"
 
@@ -16,6 +17,7 @@
 #include <set>
 #include <stdio.h>
 #include <string>
+#include <string.h>
 
 namespace cuemu {
 
@@ -24,16 +26,31 @@ std::mutex g_fastmath_mu;
 /* "file:line" of the sites noted: a template's instantiations share a
  * line, each with a flag of its own, and should be noted once. */
 std::set<std::string> g_fastmath_sites;
+
+/* An intrinsic whose bits the emulator has when the unit's tables are
+ * mapped (mufu.h). */
+bool modeled(const char *name)
+{
+    static const char *const names[] = {"__expf", "__exp10f", "__logf", "__log2f",
+                                        "__log10f", "__powf", "__fdividef"};
+    for (const char *n : names)
+        if (strcmp(n, name) == 0)
+            return true;
+    return false;
+}
 } // namespace
 
 void fastmath_first(int *seen, const char *name, const char *full, const char *file, int line)
 {
+    if (modeled(name) && mufu_available()) { /* a GPU's bits: nothing to say */
+        __atomic_store_n(seen, 1, __ATOMIC_RELAXED);
+        return;
+    }
     const Settings &s = settings();
     if (s.fastmath == FASTMATH_STOP)
-        diag_exit("%s at %s:%d is a fast-math intrinsic: a GPU computes it with its "
-                  "special-function unit's approximation, whose bits are not published, and "
-                  "the emulator cannot give them (CUEMU_FASTMATH=stop; =note lets the run go "
-                  "on with the full-precision value)",
+        diag_exit("%s at %s:%d is an approximation: a GPU computes it with its "
+                  "special-function unit, whose bits the emulator does not have "
+                  "(CUEMU_FASTMATH=stop; =note lets the run go on with the full-precision value)",
                   name, relative_path(file), line);
     std::lock_guard<std::mutex> lk(g_fastmath_mu);
     if (s.fastmath == FASTMATH_NOTE &&
@@ -41,14 +58,17 @@ void fastmath_first(int *seen, const char *name, const char *full, const char *f
         char how[64];
         if (full[0] == '/')
             snprintf(how, sizeof how, "the exactly rounded quotient a / b");
+        else if (strcmp(full, "1/sqrt") == 0)
+            snprintf(how, sizeof how, "1 / sqrt(x) rounded once from double");
         else
             snprintf(how, sizeof how, "the C library's full-precision %s", full);
         fprintf(stderr,
-                "cuemu: note: %s at %s:%d is a fast-math intrinsic: a GPU computes it with its "
-                "special-function unit's approximation, whose bits are not published; the "
-                "emulator returns %s instead, so results may differ from a GPU's in the last "
+                "cuemu: note: %s at %s:%d is an approximation: a GPU computes it with its "
+                "special-function unit, whose bits the emulator does not have%s; "
+                "the emulator returns %s instead, so results may differ from a GPU's in the last "
                 "digits (CUEMU_FASTMATH=off silences this note, =stop stops the run here)\n",
-                name, relative_path(file), line, how);
+                name, relative_path(file), line,
+                modeled(name) ? " (its tables, build/emu/mufu, could not be read)" : "", how);
         fflush(stderr);
     }
     __atomic_store_n(seen, 1, __ATOMIC_RELAXED);

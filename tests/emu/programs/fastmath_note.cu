@@ -1,9 +1,11 @@
 /*
- * fastmath_note.cu - fast-math intrinsics at three call sites: __logf in a
- * loop run by every thread (line 15), __sincosf in a device function
- * (line 22) and __fdividef (line 30).  The emulator notes each site once,
- * naming its line (CUEMU_FASTMATH); the one __logf call, at line 15, is
- * run 4096 times.  stdout is the same under every setting but stop.
+ * fastmath_note.cu - approximations whose bits the emulator does not have,
+ * at three call sites: __sinf in a loop run by every thread (line 17),
+ * __sincosf in a device function (line 25) and rsqrtf (line 33).  The
+ * emulator notes each site once, naming its line (CUEMU_FASTMATH); the one
+ * __sinf call, at line 17, is run 4096 times.  __logf (line 18) and
+ * __fdividef (line 34) have a GPU's bits (src/mufu.h): never noted.  stdout
+ * is the same under every setting but stop.
  */
 #include <cstdio>
 
@@ -12,7 +14,8 @@ __global__ void logs(const float *in, float *out)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float acc = 0.0f;
     for (int k = 1; k <= 4; k++)
-        acc += __logf(in[i] * k);
+        acc += __sinf(in[i] * k) +
+               __logf(in[i] * k);
     out[i] = acc;
 }
 
@@ -27,7 +30,8 @@ __global__ void trig(float *out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] += sin_plus_cos(out[i]);
-    out[i] = __fdividef(out[i], 3.0f);
+    out[i] = rsqrtf(fabsf(out[i]) + 1.0f) +
+             __fdividef(out[i], 3.0f);
 }
 
 int main()
