@@ -234,8 +234,9 @@ static pid_t start_lane(grade_run *g, const run_plan *plan, const unsigned char 
 }
 
 /* The groups in lanes run at once; a lane that failed (it could not
- * start, or died: a grader bug or the machine out of memory) has its
- * groups run again here, one after another, after saying so. */
+ * start, or died: a grader bug, the machine out of memory, or a result
+ * file cut short under it by another lane's program) has its groups run
+ * again here, one after another, after saying so, once every lane ended. */
 static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts *o,
                       const unsigned char *want)
 {
@@ -264,20 +265,28 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
     for (int l = 0; l < o->lanes; l++)
         pid[l] = start_lane(g, plan, mine[l], o->emu_unavailable, l, results[l],
                             sizeof results[l]);
+    int failed[LANES_MAX];
     for (int l = 0; l < o->lanes; l++) {
         int status = 0;
         if (pid[l] > 0)
             while (waitpid(pid[l], &status, 0) < 0 && errno == EINTR)
                 ;
-        if (pid[l] > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-            read_lane(g, results[l]) == 0)
+        failed[l] = !(pid[l] > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                      read_lane(g, results[l]) == 0);
+    }
+    if (share)
+        unsetenv("CUEMU_THREADS");
+    /* Only now, with every lane ended: while lanes run, another lane's
+     * program can cut a result file short under this process's mapping
+     * of it (judge.c map_raw), and a read past the new end is SIGBUS
+     * (attack paths-truncate-lanes); one program at a time, none can. */
+    for (int l = 0; l < o->lanes; l++) {
+        if (!failed[l])
             continue;
         fprintf(stderr, "grade: warning: lane %d of the correctness tests %s; its groups run "
                         "again one after another\n", l, pid[l] < 0 ? "did not start" : "failed");
         run_groups(g, plan, mine[l], o->emu_unavailable, 0);
     }
-    if (share)
-        unsetenv("CUEMU_THREADS");
     if (o->progress)
         fprintf(stderr, "\r%40s\r", "");
 }
