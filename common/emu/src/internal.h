@@ -286,10 +286,10 @@ void vis_restore();
 void pc_line(uintptr_t pc, char *buf, size_t len);
 /* path relative to the working directory when it lies under it
  * ("labs/x/scan.cu"), else path itself, as diagnostics name files. */
+const char *relative_path(const char *path);
 /* The special-function unit's tables are mapped (mufu.cpp): the
  * exponential and logarithm intrinsics then give a GPU's bits. */
 bool mufu_available();
-const char *relative_path(const char *path);
 
 void set_last_error(cudaError_t e);
 void init_runtime();

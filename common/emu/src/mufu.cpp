@@ -55,13 +55,15 @@ void load_tables()
     g_mufu.lg2_half = map_table("lg2_half");
     g_mufu_ok = g_mufu.rcp && g_mufu.ex2_pos && g_mufu.ex2_neg && g_mufu.lg2 && g_mufu.lg2_half;
 }
-} // namespace
 
+/* The tables, mapped on the first call by whichever thread makes it; NULL
+ * when any is missing. */
 const mufu::Tables *mufu_tables()
 {
     std::call_once(g_mufu_once, load_tables);
     return g_mufu_ok ? &g_mufu : nullptr;
 }
+} // namespace
 
 bool mufu_available() { return mufu_tables() != nullptr; }
 
