@@ -8,7 +8,7 @@
 # mufu.txt (the mismatch counts, the GPU, the SASS) and the five tables
 # xz-compressed as common/emu/mufu/ keeps them (the same bytes when the
 # GPU's unit is the same).  Without nvcc or a
-# GPU: SKIPPED, exit 0.
+# GPU: SKIPPED, exit 0; exit 1 when any count is not 0.
 set -u
 OUT=${OUT:-/tmp/device-mufu}
 cd "$(dirname "$0")/../.." || exit 1
@@ -60,3 +60,10 @@ done
 echo "tables the same as the emulator's (common/emu/mufu/):${same:- none}; different:${differ:- none}" >>"$OUT/mufu.txt"
 ls -l "$OUT" | sed 1d
 cat "$OUT/mufu.txt"
+# A check as well as a capture: every count must be 0, and there must be ten.
+n=$(grep -cE ' [0-9]+ of [0-9]+ inputs differ from the model$' "$OUT/mufu.txt")
+if [ "$n" -ne 10 ] || grep -qE ' [1-9][0-9]* of [0-9]+ inputs differ from the model$' "$OUT/mufu.txt"; then
+    echo "device-mufu: FAIL: the emulator's model differs from this GPU's unit, or a check did not run ($n of 10 counts)"
+    exit 1
+fi
+echo "device-mufu: ok: 10 of 10 checks, 0 mismatches"
