@@ -379,29 +379,31 @@ static inline float fdividef(float a, float b) { return a / b; } /* IEEE divisio
  * the tables are missing) says once, on stderr, with its file and line,
  * that its last digits may differ from a GPU's (src/fastmath.cpp;
  * CUEMU_FASTMATH=note | off | stop).  The macros give each site its own
- * flag: after the first call a site costs one relaxed load and a branch.
+ * flag (after the first call a site costs one relaxed load and a branch)
+ * and say whether src/mufu.h has the intrinsic's bits (has_bits).
  * A call through a function pointer (no macro) is not noted. */
 namespace cuemu {
-void fastmath_first(int *seen, const char *name, const char *full, const char *file,
-                    int line);
+void fastmath_first(int *seen, const char *name, const char *full, bool has_bits,
+                    const char *file, int line);
 }
-#define CUEMU_FASTMATH_SITE(name, full)                                                   \
+#define CUEMU_FASTMATH_SITE(name, full, has_bits)                                         \
     ({                                                                                    \
         static int cuemu_fastmath_seen_;                                                  \
         if (__builtin_expect(!__atomic_load_n(&cuemu_fastmath_seen_, __ATOMIC_RELAXED), 0)) \
-            cuemu::fastmath_first(&cuemu_fastmath_seen_, name, full, __FILE__, __LINE__);  \
+            cuemu::fastmath_first(&cuemu_fastmath_seen_, name, full, has_bits, __FILE__,   \
+                                  __LINE__);                                              \
     })
-#define __expf(x) (CUEMU_FASTMATH_SITE("__expf", "expf"), __expf(x))
-#define __exp10f(x) (CUEMU_FASTMATH_SITE("__exp10f", "exp10f"), __exp10f(x))
-#define __logf(x) (CUEMU_FASTMATH_SITE("__logf", "logf"), __logf(x))
-#define __log2f(x) (CUEMU_FASTMATH_SITE("__log2f", "log2f"), __log2f(x))
-#define __log10f(x) (CUEMU_FASTMATH_SITE("__log10f", "log10f"), __log10f(x))
-#define __sinf(x) (CUEMU_FASTMATH_SITE("__sinf", "sinf"), __sinf(x))
-#define __cosf(x) (CUEMU_FASTMATH_SITE("__cosf", "cosf"), __cosf(x))
-#define __tanf(x) (CUEMU_FASTMATH_SITE("__tanf", "tanf"), __tanf(x))
-#define __sincosf(x, s, c) (CUEMU_FASTMATH_SITE("__sincosf", "sincosf"), __sincosf(x, s, c))
-#define __powf(x, y) (CUEMU_FASTMATH_SITE("__powf", "powf"), __powf(x, y))
-#define __fdividef(a, b) (CUEMU_FASTMATH_SITE("__fdividef", "/"), __fdividef(a, b))
+#define __expf(x) (CUEMU_FASTMATH_SITE("__expf", "expf", true), __expf(x))
+#define __exp10f(x) (CUEMU_FASTMATH_SITE("__exp10f", "exp10f", true), __exp10f(x))
+#define __logf(x) (CUEMU_FASTMATH_SITE("__logf", "logf", true), __logf(x))
+#define __log2f(x) (CUEMU_FASTMATH_SITE("__log2f", "log2f", true), __log2f(x))
+#define __log10f(x) (CUEMU_FASTMATH_SITE("__log10f", "log10f", true), __log10f(x))
+#define __sinf(x) (CUEMU_FASTMATH_SITE("__sinf", "sinf", false), __sinf(x))
+#define __cosf(x) (CUEMU_FASTMATH_SITE("__cosf", "cosf", false), __cosf(x))
+#define __tanf(x) (CUEMU_FASTMATH_SITE("__tanf", "tanf", false), __tanf(x))
+#define __sincosf(x, s, c) (CUEMU_FASTMATH_SITE("__sincosf", "sincosf", false), __sincosf(x, s, c))
+#define __powf(x, y) (CUEMU_FASTMATH_SITE("__powf", "powf", true), __powf(x, y))
+#define __fdividef(a, b) (CUEMU_FASTMATH_SITE("__fdividef", "/", true), __fdividef(a, b))
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
@@ -614,6 +616,6 @@ static inline double cyl_bessel_i1(double x) { return (double)cuemu::bessel_i((l
 /* rsqrtf is rsqrt.approx on a GPU (its special-function unit, within 2
  * ulp), whose bits the emulator does not have: each call site says so
  * once, like a fast-math intrinsic's (src/fastmath.cpp). */
-#define rsqrtf(x) (CUEMU_FASTMATH_SITE("rsqrtf", "1/sqrt"), rsqrtf(x))
+#define rsqrtf(x) (CUEMU_FASTMATH_SITE("rsqrtf", "1/sqrt", false), rsqrtf(x))
 
 #endif /* CUEMU_MATH_H */

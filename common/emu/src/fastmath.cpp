@@ -8,8 +8,9 @@
  * print other last digits than a GPU.  The user is told so once per call
  * site, naming its file and line: CUEMU_FASTMATH=note (the default) prints
  * the note, off prints nothing, stop makes the first call a diagnostic
- * (exit 86).  The header's macro gives each site a flag; this is called
- * only while it is 0, and sets it.
+ * (exit 86).  The header's macro gives each site a flag and says whether
+ * mufu.h has the intrinsic's bits; this is called only while the flag is
+ * 0, and sets it.
  */
 #include "internal.h"
 
@@ -27,22 +28,12 @@ std::mutex g_fastmath_mu;
  * line, each with a flag of its own, and should be noted once. */
 std::set<std::string> g_fastmath_sites;
 
-/* An intrinsic whose bits the emulator has when the unit's tables are
- * mapped (mufu.h). */
-bool modeled(const char *name)
-{
-    static const char *const names[] = {"__expf", "__exp10f", "__logf", "__log2f",
-                                        "__log10f", "__powf", "__fdividef"};
-    for (const char *n : names)
-        if (strcmp(n, name) == 0)
-            return true;
-    return false;
-}
 } // namespace
 
-void fastmath_first(int *seen, const char *name, const char *full, const char *file, int line)
+void fastmath_first(int *seen, const char *name, const char *full, bool has_bits,
+                    const char *file, int line)
 {
-    if (modeled(name) && mufu_available()) { /* a GPU's bits: nothing to say */
+    if (has_bits && mufu_available()) { /* a GPU's bits: nothing to say */
         __atomic_store_n(seen, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -68,7 +59,7 @@ void fastmath_first(int *seen, const char *name, const char *full, const char *f
                 "the emulator returns %s instead, so results may differ from a GPU's in the last "
                 "digits (CUEMU_FASTMATH=off silences this note, =stop stops the run here)\n",
                 name, relative_path(file), line,
-                modeled(name) ? " (its tables, build/emu/mufu, could not be read)" : "", how);
+                has_bits ? " (its tables, build/emu/mufu, could not be read)" : "", how);
         fflush(stderr);
     }
     __atomic_store_n(seen, 1, __ATOMIC_RELAXED);

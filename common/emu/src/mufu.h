@@ -53,7 +53,9 @@ MUFU_FN float nan_out() { return value(0x7fffffffu); }
 /* .ftz on the way out: a result below 2^-126 becomes a zero of its sign. */
 MUFU_FN float flush(float r) { return fabsf(r) < 0x1p-126f ? value(bits(r) & 0x80000000u) : r; }
 
-/* d rounded toward zero to float (d's magnitude within float's range). */
+/* d rounded toward zero to float (d's magnitude within float's range);
+ * cuemu::to_float does this in the emulator, but this header is also
+ * compiled for a GPU. */
 MUFU_FN float toward_zero(double d)
 {
     float f = (float)d;
