@@ -4,18 +4,14 @@
  * emulator diagnostic), then whether it left a well-formed result, then
  * the values themselves.
  */
-#define _GNU_SOURCE /* MAP_POPULATE */
 #include "judge.h"
 
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -24,6 +20,7 @@
 #include "json.h"
 #include "perturb.h"
 #include "prng.h"
+#include "rawout.h"
 #include "reference.h"
 #include "regen.h"
 #include "run.h"
@@ -36,6 +33,10 @@
  * round at 2^26 elements, and a copy identical bit for bit to a checked one
  * needs no second check (the full check costs a second there, a comparison
  * a few milliseconds).  Up to VERIFIED_KEEP cases, the oldest replaced.
+ * Only a timed run's output is kept (the plan's reps > 1: a speed round,
+ * or a witness's, whose unit may be witnessed again case by case): a
+ * correctness case is judged once, and keeping its 2^26 elements cost a
+ * copy of 256 MB (0.15 s) for nothing.
  * A timed run's last call saw the input with set 0's changes (perturb.h),
  * whatever the run's number of calls: an output is kept with whether its
  * run was perturbed, part of what the case is.
@@ -148,9 +149,10 @@ static void case_input(const suite_case *c, int perturbed, void *in)
     kind_decode(c->kind, in, c->n, c->dtype, &kp);
 }
 
-/* Check one copy of the output; the input is generated on first need. */
-static void check_copy(const suite_case *c, int perturbed, const uint32_t *got, void **in,
-                       check_result *r)
+/* Check one copy of the output; the input is generated on first need.
+ * keep: a right output is kept for the case's next run. */
+static void check_copy(const suite_case *c, int perturbed, int keep, const uint32_t *got,
+                       void **in, check_result *r)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype);
     memset(r, 0, sizeof *r);
@@ -169,50 +171,21 @@ static void check_copy(const suite_case *c, int perturbed, const uint32_t *got, 
     check_spec spec;
     case_spec(c, &spec);
     check_output(&spec, *in, got, r);
-    if (r->ok)
+    if (r->ok && keep)
         remember_verified(c, perturbed, got, out_len);
-}
-
-/* Map the raw output file read-only: its words and how many copies it
- * holds (0 when its size fits neither one nor two; *size -1 when there is
- * no file).  Mapped, not read: in /dev/shm the pages are already memory,
- * and at 2^28 elements copying them into a buffer cost a second.  Unmap
- * it with munmap(got, size). */
-static uint32_t *map_raw(const char *bin_path, size_t words, int *copies, long *size)
-{
-    int fd = safe_open_read(bin_path, -1, NULL); /* the student's folder: safefile.h */
-    struct stat st;
-    *copies = 0;
-    *size = -1;
-    if (fd < 0)
-        return NULL;
-    if (fstat(fd, &st) != 0) {
-        close(fd);
-        return NULL;
-    }
-    *size = (long)st.st_size;
-    int k = *size == (long)(words * 4) ? 1 : *size == (long)(2 * words * 4) ? 2 : 0;
-    void *got = k ? mmap(NULL, (size_t)*size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)
-                  : MAP_FAILED;
-    close(fd);
-    if (got == MAP_FAILED)
-        return NULL;
-    *copies = k;
-    return (uint32_t *)got;
 }
 
 /* Judge the raw output file against the reference: the output of the
  * run's last call, whose input had set 0's changes when the run was
  * perturbed (perturb.h). */
-static void judge_output(const suite_case *c, int perturbed, const char *bin_path,
+static void judge_output(const suite_case *c, int perturbed, int keep, const char *bin_path,
                          test_result *t)
 {
     size_t out_len = out_words_for(c->kind, c->n, c->dtype), words = out_len + GUARD_ELEMS;
-    int copies;
+    raw_out raw;
     long size;
     const double t0 = now_s();
-    uint32_t *got = map_raw(bin_path, words, &copies, &size);
-    if (!got) {
+    if (raw_read(bin_path, words, &raw, &size) != 0) {
         t->verdict = V_NO_RESULT;
         if (size < 0)
             snprintf(t->detail, sizeof t->detail, "the run wrote no output file");
@@ -221,10 +194,12 @@ static void judge_output(const suite_case *c, int perturbed, const char *bin_pat
                      size, words * 4);
         return;
     }
+    const uint32_t *got = raw.words;
+    const int copies = raw.copies;
     void *in = NULL;
     check_result r;
     long guard = -1;
-    check_copy(c, perturbed, got, &in, &r);
+    check_copy(c, perturbed, keep, got, &in, &r);
     for (int k = 0; k < copies && guard < 0; k++)
         guard = first_changed_word(got + k * words + out_len, GUARD_ELEMS, GUARD_WORD);
 
@@ -239,9 +214,10 @@ static void judge_output(const suite_case *c, int perturbed, const char *bin_pat
         snprintf(t->detail, sizeof t->detail, "%s%s", r.detail,
                  r.unwritten ? " [unwritten = never stored by the kernel]" : "");
         add_diagnosis(c, in, got, &r, t);
-    } else if (copies == 2) {
+    } else if (copies == 2 && memcmp(got, got + words, out_len * 4) != 0) {
+        /* (a second copy word for word the first, right, one is right too) */
         check_result again;
-        check_copy(c, perturbed, got + words, &in, &again);
+        check_copy(c, perturbed, 0, got + words, &in, &again);
         if (!again.ok) {
             t->verdict = V_RACE;
             snprintf(t->detail, sizeof t->detail,
@@ -250,7 +226,7 @@ static void judge_output(const suite_case *c, int perturbed, const char *bin_pat
             add_diagnosis(c, in, got + words, &again, t);
         }
     }
-    munmap(got, (size_t)size);
+    raw_release(&raw);
     free(in);
     const double took = now_s() - t0;
     if (took > TRACE_SLOW_CHECK_S && getenv("GRADE_TRACE")) /* (tunables.h) */
@@ -355,7 +331,8 @@ void judge_run(const run_plan *plan, const suite_case *c, const case_run *run, t
         t->verdict = V_PASS;
         if (!plan->no_raw && !host_written(c, text, t))
             /* (any number of changed calls judges one input: perturb.h) */
-            judge_output(c, perturb_calls(1, plan->warmup, plan->reps) > 0, bin_path, t);
+            judge_output(c, perturb_calls(1, plan->warmup, plan->reps) > 0, plan->reps > 1,
+                         bin_path, t);
     }
     safe_unlink(bin_path); /* judged: raw outputs can be large */
 }

@@ -149,7 +149,7 @@ void launch_case(const run_plan *plan, const suite_case *c, case_run *run)
         sb = *plan->sandbox;
         sb.max_file = case_max_file(c);
     }
-    run_watched(argv, log, plan->timeout_s + LIMIT_KILL_GRACE_S, NULL, 0,
+    run_watched(argv, log, plan->timeout_s + LIMIT_KILL_GRACE_S, NULL,
                 plan->sandbox ? &sb : NULL, plan->gate, &run->st);
     emu_env_restore(&saved);
     if (plan->wrap && run->st.exited && run->st.code == SANITIZER_FOUND_EXIT)
@@ -160,17 +160,73 @@ void launch_case(const run_plan *plan, const suite_case *c, case_run *run)
 
 /* ---- several cases in one process (unit.h says why) ---- */
 
+/* What the progress text says of cases 0..count-1, read in one pass (the
+ * file is read again each time it grows): state[i] as unit_case_state
+ * says, a case's first "end" line the one that counts. */
+static void unit_states(const char *text, int count, int *state)
+{
+    unsigned char *ended = calloc((size_t)(count > 0 ? count : 1), 1);
+    for (int i = 0; i < count; i++)
+        state[i] = -1;
+    for (const char *p = text; ended && p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        int id, rc;
+        if (sscanf(p, "end k%d %d", &id, &rc) == 2 && id >= 0 && id < count && !ended[id]) {
+            ended[id] = 1;
+            state[id] = rc;
+        } else if (sscanf(p, "begin k%d", &id) == 1 && id >= 0 && id < count && !ended[id]) {
+            state[id] = -2;
+        }
+    }
+    free(ended); /* (out of memory: every case as never begun, which is rerun) */
+}
+
 int unit_case_state(const char *text, int i)
 {
-    int state = -1;
-    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        int id, rc;
-        if (sscanf(p, "end k%d %d", &id, &rc) == 2 && id == i)
-            return rc;
-        if (sscanf(p, "begin k%d", &id) == 1 && id == i)
-            state = -2;
-    }
-    return state;
+    int *state = i >= 0 ? malloc(((size_t)i + 1) * sizeof *state) : NULL;
+    if (!state)
+        return -1;
+    unit_states(text, i + 1, state);
+    int s = state[i];
+    free(state);
+    return s;
+}
+
+/* The run of case i of a unit that ran to its end with exit code state. */
+static void ended_run(const run_plan *plan, int i, int state, case_run *r)
+{
+    run_status ended = {1, state, 0, 0, 0, 0.0};
+    snprintf(r->prefix, sizeof r->prefix, "%s/case%d", plan->box, i);
+    r->st = ended;
+    r->excerpt[0] = '\0';
+}
+
+/* launch_unit's watch of a unit's progress (run_progress, run.h): each
+ * case that has ended with a result to judge (exit 0, or the harness's own
+ * check failed) is told to the caller once, while the later cases run. */
+typedef struct {
+    const run_plan *plan;
+    const char *progress;
+    int count;
+    case_run *runs;
+    unsigned char told[LIMIT_CASES_PER_UNIT];
+    case_ended_fn ended;
+    void *ctx;
+} unit_watch;
+
+static void tell_ended(void *arg)
+{
+    unit_watch *w = arg;
+    static char text[UNIT_PROGRESS_BYTES];
+    int state[LIMIT_CASES_PER_UNIT];
+    if (safe_slurp(w->progress, text, sizeof text) != 0)
+        return;
+    unit_states(text, w->count, state);
+    for (int i = 0; i < w->count; i++)
+        if (!w->told[i] && (state[i] == 0 || state[i] == EXIT_SELF_CHECK_FAILED)) {
+            w->told[i] = 1;
+            ended_run(w->plan, i, state[i], &w->runs[i]);
+            w->ended(w->ctx, i, &w->runs[i]);
+        }
 }
 
 /* The one-line excerpt of case i's part of the log (after its "@@ case"
@@ -239,10 +295,11 @@ static int worth_rerun(const run_plan *plan, const run_status *st)
            !(plan->wrap && st->code == SANITIZER_FOUND_EXIT);
 }
 
-/* Start the process for the whole list; its fate in *st. */
+/* Start the process for the whole list, watched as w says; its fate in *st. */
 static void run_list(const run_plan *plan, const suite_case *const *cases, int count,
-                     const char *list, const char *progress, const char *log, run_status *st)
+                     const char *list, unit_watch *w, const char *log, run_status *st)
 {
+    const char *progress = w->progress;
     char *argv[PROGRAM_WRAP_MAX + 8];
     int a = program_argv(plan, cases[0], argv);
     argv[a++] = "--cases"; argv[a++] = (char *)list;
@@ -260,12 +317,13 @@ static void run_list(const run_plan *plan, const suite_case *const *cases, int c
     emu_env_set(cases[0], plan->timeout_s, &saved);
     double per_case = plan->timeout_s + LIMIT_KILL_GRACE_S;
     safe_unlink(progress);
-    run_watched(argv, log, per_case * count, progress, per_case, plan->sandbox ? &sb : NULL,
-                plan->gate, st);
+    run_progress watch = {progress, per_case, w->ended ? tell_ended : NULL, w};
+    run_watched(argv, log, per_case * count, &watch, plan->sandbox ? &sb : NULL, plan->gate, st);
     emu_env_restore(&saved);
 }
 
-int launch_unit(const run_plan *plan, const suite_case *const *cases, int count, case_run *runs)
+int launch_unit(const run_plan *plan, const suite_case *const *cases, int count, case_run *runs,
+                case_ended_fn ended, void *ctx)
 {
     char list[1200], progress[1200], log[1200];
     static char text[UNIT_PROGRESS_BYTES], log_text[UNIT_LOG_TAIL_BYTES];
@@ -277,32 +335,40 @@ int launch_unit(const run_plan *plan, const suite_case *const *cases, int count,
         return 1;
     }
     run_status st;
-    run_list(plan, cases, count, list, progress, log, &st);
+    unit_watch w = {.plan = plan, .progress = progress, .count = count, .runs = runs,
+                     .ended = count <= LIMIT_CASES_PER_UNIT ? ended : NULL, .ctx = ctx};
+    run_list(plan, cases, count, list, &w, log, &st);
     if (safe_slurp(progress, text, sizeof text) != 0)
         text[0] = '\0'; /* no progress file (or not a plain one): no case finished */
     read_tail(log, log_text, sizeof log_text); /* where the case it died in wrote */
 
+    int *state = malloc((size_t)count * sizeof *state), done = count;
+    if (state)
+        unit_states(text, count, state);
     for (int i = 0; i < count; i++) {
-        int state = unit_case_state(text, i);
         case_run *r = &runs[i];
+        int s = state ? state[i] : -1; /* (the grader out of memory: as if never begun) */
         snprintf(r->prefix, sizeof r->prefix, "%s/case%d", plan->box, i);
         r->excerpt[0] = '\0';
-        if (state >= 0) { /* it ran to its end: read as a process that exited so */
-            run_status ended = {1, state, 0, 0, 0, 0.0};
-            r->st = ended;
-            if (state != 0 && state != EXIT_SELF_CHECK_FAILED)
+        if (s >= 0) { /* it ran to its end: read as a process that exited so */
+            ended_run(plan, i, s, r);
+            if (s != 0 && s != EXIT_SELF_CHECK_FAILED)
                 case_excerpt(log_text, i, r->excerpt, sizeof r->excerpt);
             continue;
         }
-        if (state == -1 && i > 0)
-            return i; /* died between cases: the rest are for another process */
-        if (state == -2 && worth_rerun(plan, &st)) {
+        if (s == -1 && i > 0) {
+            done = i; /* died between cases: the rest are for another process */
+            break;
+        }
+        if (s == -2 && worth_rerun(plan, &st)) {
             launch_case(plan, cases[i], r);
         } else {
             r->st = st;
             case_excerpt(log_text, i, r->excerpt, sizeof r->excerpt);
         }
-        return i + 1;
+        done = i + 1;
+        break;
     }
-    return count;
+    free(state);
+    return done;
 }

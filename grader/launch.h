@@ -3,8 +3,9 @@
  * or several (a unit: unit.h says why), and what came of it: how each
  * case's run ended, one line of its log, and where its result files are.
  * Nothing here reads a result or decides a verdict: judge.h does, from
- * what this returns.  The flow is one way: unit.c launches, then judges;
- * the launcher never calls back.
+ * what this hands over.  The flow is one way: the launcher hands over
+ * each case's run (as it ends, or when the process has), the caller
+ * (unit.c) judges it.
  */
 #ifndef LAUNCH_H
 #define LAUNCH_H
@@ -63,9 +64,16 @@ void launch_case(const run_plan *plan, const suite_case *c, case_run *run);
  * to the end, fewer when it died (at least 1).  The case it died in is
  * run again alone when the death may have come from an earlier case (a
  * crash or an error; not a timeout, a deadlock or a sanitizer's finding,
- * which would only repeat).
+ * which would only repeat).  ended (when not NULL) is given each case
+ * that ended with a result to judge (exit 0, or the harness's own check
+ * failed) as soon as the progress file says so, with its run as runs[i]
+ * will hold it, while the later cases run: its time counts against no
+ * limit of the run's.  Of those, only the ones below the count returned
+ * stand (the progress file, which the program writes, is read again at the end).
  */
-int launch_unit(const run_plan *plan, const suite_case *const *cases, int count, case_run *runs);
+typedef void (*case_ended_fn)(void *ctx, int i, const case_run *run);
+int launch_unit(const run_plan *plan, const suite_case *const *cases, int count, case_run *runs,
+                case_ended_fn ended, void *ctx);
 
 /* What a progress file says about case i (0-based ids "kI"): -1 never
  * begun, -2 begun but not ended, else its exit code.  For the tests. */

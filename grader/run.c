@@ -53,7 +53,7 @@ static void reap_group(pid_t pgid)
 int run_sandboxed(char *const argv[], const char *log_path, double timeout_s,
                   const struct sandbox_s *sb, run_status *st)
 {
-    return run_watched(argv, log_path, timeout_s, NULL, 0, sb, NULL, st);
+    return run_watched(argv, log_path, timeout_s, NULL, sb, NULL, st);
 }
 
 /* The size of a file, or -1 when it is not there (the name itself: a
@@ -93,8 +93,24 @@ static double pass_gate(const run_gate *gate, int *passed)
     return now_s() - t0;
 }
 
-int run_watched(char *const argv[], const char *log_path, double timeout_s, const char *progress,
-                double stall_s, const struct sandbox_s *sb, const run_gate *gate,
+/* The progress file's size now, and progress->grew called when it has
+ * changed since *seen; the seconds grew took, which the caller leaves out
+ * of the child's limits. */
+static double watch_progress(const run_progress *progress, long long *seen, double *last)
+{
+    long long size = file_size(progress ? progress->path : NULL);
+    if (size == *seen)
+        return 0;
+    double t0 = now_s();
+    *seen = size;
+    *last = t0;
+    if (progress->grew)
+        progress->grew(progress->ctx);
+    return now_s() - t0;
+}
+
+int run_watched(char *const argv[], const char *log_path, double timeout_s,
+                const run_progress *progress, const struct sandbox_s *sb, const run_gate *gate,
                 run_status *st)
 {
     /* Not inherited over fork: a correctness lane (correctness.h) asks again. */
@@ -115,7 +131,7 @@ int run_watched(char *const argv[], const char *log_path, double timeout_s, cons
     }
 
     int status = 0, passed = 0;
-    long long seen = file_size(progress);
+    long long seen = file_size(progress ? progress->path : NULL);
     double last_progress = start;
     for (;;) {
         pid_t r = waitpid(pid, &status, WNOHANG);
@@ -129,13 +145,11 @@ int run_watched(char *const argv[], const char *log_path, double timeout_s, cons
         double gated = pass_gate(gate, &passed);
         start += gated;
         last_progress += gated;
+        double judged = watch_progress(progress, &seen, &last_progress);
+        start += judged;
+        last_progress += judged;
         double now = now_s();
-        long long size = file_size(progress);
-        if (size != seen) {
-            seen = size;
-            last_progress = now;
-        }
-        if (now - start > timeout_s || (progress && now - last_progress > stall_s)) {
+        if (now - start > timeout_s || (progress && now - last_progress > progress->stall_s)) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);

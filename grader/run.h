@@ -54,11 +54,23 @@ typedef struct run_gate {
     void (*heard)(const struct run_gate *gate, char byte);
 } run_gate;
 
-/* The same, also killed (as timed out) when the file `progress` has not
- * changed size for stall_s seconds: a list of cases (unit.h) gets a limit
- * per case this way, however many it holds; gate may be NULL. */
-int run_watched(char *const argv[], const char *log_path, double timeout_s, const char *progress,
-                double stall_s, const struct sandbox_s *sb, const run_gate *gate,
+/* A file a run writes as it goes (a list of cases' progress: unit.h):
+ * the run is killed (as timed out) when it has not changed size for
+ * stall_s seconds, so that each case gets a limit of its own however many
+ * the list holds; and grew (when not NULL) is called each time it has,
+ * while the run goes on (launch.c passes on the cases that have ended, to
+ * be judged meanwhile).  The time grew takes counts against neither
+ * limit. */
+typedef struct {
+    const char *path;
+    double stall_s;
+    void (*grew)(void *ctx);
+    void *ctx;
+} run_progress;
+
+/* The same, watched by progress and gate, either of which may be NULL. */
+int run_watched(char *const argv[], const char *log_path, double timeout_s,
+                const run_progress *progress, const struct sandbox_s *sb, const run_gate *gate,
                 run_status *st);
 
 /* Last `max` bytes of a file (NUL-terminated), for showing a log's end. */

@@ -6,8 +6,9 @@
  * cases take; one process per case made grading a lab take a minute.
  *
  * What stays as it was: each case gets its own verdict from its own raw
- * output.  The process is launched first (launch.h: launch_unit), then
- * each case judged (judge.h: judge_run); nothing calls back.  When the
+ * output.  The process is launched (launch.h: launch_unit), and each case
+ * judged (judge.h: judge_run) as the launcher hands it over: most as soon
+ * as they have ended, while the later cases run.  When the
  * process dies part-way, the progress file says which case it was in:
  * that case gets the verdict of how the process ended (a crash or CUDA
  * error is first confirmed by running the case again alone, so that state

@@ -426,7 +426,7 @@ int witness_unit(const run_plan *plan, const suite_case *const *cases, int count
     double t0 = now_s();
     if (arm_gate(&p, count, why, len) != 0)
         return -1;
-    int done = launch_unit(&p, cases, count, runs);
+    int done = launch_unit(&p, cases, count, runs, NULL, NULL);
     witness_gate_disarm();
     trace_took(plan, ", all cases in one process", t0);
     /* A case run again alone (launch.h: a crash is confirmed so) left its

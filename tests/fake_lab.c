@@ -9,14 +9,21 @@
  *   hostcopied / inread (the right answer, with a GPU's copy counts of a
  *   host answer: 4000 bytes into `out`, or the whole input read back) |
  *   cache (a timed run answers its first call's input, not the last's:
- *   an output cache, blind to the changes of perturb.h)
+ *   an output cache, blind to the changes of perturb.h) |
+ *   awaitjudged (in a list: waits up to a second for the grader to have
+ *   judged the case before (the grader removes an output once judged),
+ *   and is right only if it has) | cutbefore (in a list: cuts the case
+ *   before's output file to nothing and back to its size, again and again
+ *   for half a second, as the grader may be reading it; then is right)
  * With FAKE_SEED set, only the cases of that seed misbehave (the others are
  * right): a list of cases (--cases) with one bad case in the middle.
  */
+#define _DEFAULT_SOURCE /* usleep */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "caselist.h"
@@ -48,6 +55,48 @@ static void answer(const cli_opts *o, kind_t kind, const void *in, uint32_t *out
         memcpy(&out[i], &f, 4);
     }
     free(d);
+}
+
+/* The output file of the case before this one in a list (--out
+ * DIR/caseI: DIR/case(I-1).bin), into path; 0 when there is none. */
+static int before_path(const char *prefix, char *path, size_t len)
+{
+    const char *digits = prefix + strlen(prefix);
+    while (digits > prefix && digits[-1] >= '0' && digits[-1] <= '9')
+        digits--;
+    int i = atoi(digits);
+    if (!*digits || i == 0)
+        return 0;
+    snprintf(path, len, "%.*s%d.bin", (int)(digits - prefix), prefix, i - 1);
+    return 1;
+}
+
+/* Has the grader judged the case before (it removes an output once
+ * judged)?  Waits up to a second for it. */
+static int before_judged(const char *prefix)
+{
+    char path[4096];
+    if (!before_path(prefix, path, sizeof path))
+        return 0;
+    for (int t = 0; t < 100 && access(path, F_OK) == 0; t++)
+        usleep(10000);
+    return access(path, F_OK) != 0;
+}
+
+/* Cut the case before's output to nothing and give it its size back, over
+ * and over for half a second: a grader that mapped it would fault in the
+ * middle of reading it. */
+static void cut_before(const char *prefix)
+{
+    char path[4096];
+    struct stat st;
+    if (!before_path(prefix, path, sizeof path) || stat(path, &st) != 0)
+        return;
+    for (int t = 0; t < 1000; t++)
+        if (truncate(path, t % 2 ? st.st_size : 0) != 0)
+            break; /* judged and removed */
+        else
+            usleep(500);
 }
 
 /* One case: right, or wrong in the way FAKE_MODE says. */
@@ -84,6 +133,10 @@ static int run_fake(const cli_opts *opts, void *ctx)
         fprintf(stderr, "cuemu: out-of-bounds read in kernel k, block 3, thread 7\n");
         exit(86);
     }
+    if (!strcmp(mode, "awaitjudged") && !before_judged(o.out))
+        mode = "wrong";
+    if (!strcmp(mode, "cutbefore"))
+        cut_before(o.out);
     if (!strcmp(mode, "liar")) {
         printf("self-check PASS\nTOTAL 100 / 100\n");
         return 0;

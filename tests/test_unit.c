@@ -136,3 +136,40 @@ Test(unit, correctness_runs_hold_the_gpu_shared_and_give_it_back)
     cr_assert_eq(gpu_lock_held(), GPU_HELD_NONE, "the hold outlived the unit");
     unsetenv("GRADE_GPU_LOCK");
 }
+
+/* A case is judged as soon as it has ended, while the later cases of its
+ * process run: case 1 waits for case 0's verdict (its output removed) and
+ * is right only if it came. */
+Test(unit, a_case_is_judged_while_the_rest_run)
+{
+    cr_assert_eq(unit_of("awaitjudged", 2, 0), COUNT);
+    for (int i = 0; i < COUNT; i++)
+        cr_assert_eq(got[i].verdict, V_PASS, "case %d: %s", i, got[i].detail);
+}
+
+/* ... but not in a timed unit, which has the GPU alone: nothing of the
+ * grader's runs beside its timings. */
+Test(unit, a_timed_unit_is_judged_after_its_end)
+{
+    run_plan plan = plan_for("awaitjudged", 2);
+    plan.gpu_hold = GPU_HELD_EXCLUSIVE;
+    cr_assert_eq(run_unit(&plan, cases, COUNT, got), COUNT);
+    cr_assert_eq(got[0].verdict, V_PASS, "%s", got[0].detail);
+    cr_assert_eq(got[1].verdict, V_WRONG, "%s", got[1].detail);
+}
+
+/* A program that cuts an ended case's output short, and gives it its size
+ * back, over and over while the grader may be reading it (case 0 has 2^22
+ * elements, so reading and checking it takes a while): the grader reads a
+ * copy (grader/rawout.h), never a mapping that would fault, so it lives
+ * to give every case a verdict; case 0's is whatever it read. */
+Test(unit, an_output_cut_short_while_judged_kills_no_grader)
+{
+    for (int round = 0; round < 5; round++) {
+        run_plan plan = plan_for("cutbefore", 2);
+        store[0].n = (size_t)1 << 22;
+        cr_assert_eq(run_unit(&plan, cases, COUNT, got), COUNT);
+        for (int i = 1; i < COUNT; i++)
+            cr_assert_eq(got[i].verdict, V_PASS, "case %d: %s", i, got[i].detail);
+    }
+}

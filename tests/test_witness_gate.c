@@ -57,7 +57,7 @@ static run_status gated_cases(const char *before, const char *program, double li
     const run_gate *g = witness_gate_arm(-1, -1, cases, why, sizeof why);
     cr_assert_not_null(g, "%s", why);
     run_status st;
-    run_watched(argv, log_path, limit, NULL, 0, NULL, g, &st);
+    run_watched(argv, log_path, limit, NULL, NULL, g, &st);
     witness_gate_disarm();
     return st;
 }
