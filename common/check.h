@@ -77,6 +77,17 @@ int elem_is_poison(const void *got, dtype_t dtype, size_t i);
 void fmt_elem_int(char *buf, size_t size, const void *a, dtype_t dtype, size_t i);
 void check_mark_wrong(check_result *r, size_t i, int unwritten);
 
+/* A check's pass over elements [0, n) split across the host's cores
+ * (host_par.h: one thread per 2^22 elements), for the grader's checks of
+ * 2^26 elements: part marks the wrong elements of [from, to) in its own
+ * tally (check_mark_wrong), and the tallies are added to r in order, so
+ * that r->first stays the first wrong element of all (r may hold an
+ * earlier pass's, of lower indices).  Returns the slice that held this
+ * pass's first wrong element (for what a part keeps per slice), or -1. */
+typedef void (*check_part_fn)(size_t from, size_t to, int slice, void *ctx,
+                              check_result *tally);
+int check_parallel(size_t n, check_part_fn part, void *ctx, check_result *r);
+
 /* Fill `words` 32-bit words with w. */
 void fill_words(void *buf, size_t words, uint32_t w);
 /* Index of the first word that is not w, or -1 when all are intact. */

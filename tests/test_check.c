@@ -177,3 +177,69 @@ Test(check, guard_words)
     band[17] = 0;
     cr_assert_eq(first_changed_word(band, 64, GUARD_WORD), 17);
 }
+
+/* The int32 check and lab 7's run on the host's cores, one slice per 2^22
+ * elements (check_parallel): over 2^23 + 4099 elements (two slices or
+ * more), wrong elements planted on both sides of a slice's edge must be
+ * found with the same count and first place as one pass over the whole
+ * output finds them, in scans with and without sections (1000: sections
+ * straddle the slices' edges), inclusive and exclusive, and in lab 7's
+ * decode and compaction. */
+static size_t count_wrong(const int32_t *want, const int32_t *got, size_t n, size_t *first)
+{
+    size_t wrong = 0;
+    for (size_t i = n; i-- > 0;)
+        if (want[i] != got[i]) {
+            wrong++;
+            *first = i;
+        }
+    return wrong;
+}
+
+Test(check, slices_agree_with_one_pass)
+{
+    const size_t n = ((size_t)1 << 23) + 4099;
+    int32_t *in = malloc(n * 4), *want = malloc((n + 1) * 4), *got = malloc((n + 1) * 4);
+    cr_assert(in && want && got);
+    for (size_t i = 0; i < n; i++)
+        in[i] = prng_range(7, i, -1000, 1000);
+    for (int form = 0; form < 6; form++) { /* scan/section x inclusive/exclusive, decode, compact */
+        size_t section = form == 1 || form == 3 ? 1000 : 0;
+        int excl = form == 2 || form == 3;
+        kind_t kind = form < 4 ? (section ? KIND_SECTION_SCAN : KIND_SCAN)
+                               : form == 4 ? KIND_DECODE : KIND_COMPACT;
+        check_spec s = spec(kind, DT_INT32, OP_SUM, n);
+        s.exclusive = excl;
+        s.section = section;
+        s.pred = PRED_POSITIVE;
+        size_t len = n, kept = n; /* (a compaction's output: n places and the count) */
+        if (form < 4)
+            ref_scan_i32(in, n, OP_SUM, excl, section, want);
+        else if (form == 4)
+            memcpy(want, in, n * 4);
+        else {
+            kept = ref_compact(in, n, DT_INT32, PRED_POSITIVE, want);
+            fill_words(want + kept, (uint32_t)(n - kept), POISON_WORD);
+            want[n] = (int32_t)kept;
+            len = n + 1;
+        }
+        memcpy(got, want, len * 4);
+        check_result r;
+        check_output(&s, in, got, &r);
+        cr_assert(r.ok, "form %d: a right output judged wrong: %s", form, r.detail);
+        const size_t plant[] = {kept / 2 - 1, kept / 2, kept / 2 + 3, kept - 1,
+                                kept + (n - kept) / 2}; /* (the last: a compaction's tail) */
+        for (int k = 0; k < 5; k++)
+            if (plant[k] < len)
+                got[plant[k]] ^= 0x10;
+        size_t first = 0, wrong = count_wrong(want, got, len, &first);
+        check_output(&s, in, got, &r);
+        cr_assert(!r.ok, "form %d", form);
+        cr_assert_eq(r.mismatches, wrong, "form %d: %zu wrong, %zu found", form, wrong,
+                     r.mismatches);
+        cr_assert_eq(r.first, first, "form %d: first wrong %zu, found %zu", form, first, r.first);
+    }
+    free(in);
+    free(want);
+    free(got);
+}

@@ -5,10 +5,12 @@
  */
 #include "check.h"
 #include "compact.h"
+#include "host_par.h"
 #include "kinds.h"
 #include "reference.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* n places for the kept elements, then the count. */
@@ -56,30 +58,88 @@ static void describe_compact(const check_spec *s, const void *in, const void *go
  * out[count..n) must still hold the poison (a kernel that writes anything
  * there wrote where nothing belongs).
  */
-static void check_compact(const check_spec *s, const void *in, const void *got, check_result *r)
+/* The passes of the check, on the host's cores (check.h): how many each
+ * slice keeps, then each slice's kept elements against their places from
+ * the count before it, then the places past the last kept one. */
+typedef struct {
+    const check_spec *s;
+    const void *in, *got;
+    size_t kept[HOST_PAR_MAX_THREADS];  /* by the slice, then before it */
+    size_t src[HOST_PAR_MAX_THREADS];   /* the input of the slice's first wrong output */
+    size_t tail;                        /* the first place past the kept ones */
+} compact_pass;
+
+/* Element i of a (int32 read directly: int_at's switch per element cost
+ * half of a 2^26 check). */
+static inline int64_t elem(const compact_pass *c, const void *a, size_t i)
 {
-    size_t kept = 0, src = 0;
-    memset(r, 0, sizeof *r);
-    r->ok = 1;
-    for (size_t i = 0; i < s->n; i++) {
-        int64_t x = int_at(in, s->dtype, i);
-        if (!pred_keep(s->pred, x))
+    return c->s->dtype == DT_INT32 ? ((const int32_t *)a)[i] : int_at(a, c->s->dtype, i);
+}
+
+static void count_part(size_t from, size_t to, int slice, void *ctx)
+{
+    compact_pass *c = ctx;
+    size_t kept = 0;
+    for (size_t i = from; i < to; i++)
+        kept += pred_keep(c->s->pred, elem(c, c->in, i));
+    c->kept[slice] = kept;
+}
+
+static void values_part(size_t from, size_t to, int slice, void *ctx, check_result *t)
+{
+    compact_pass *c = ctx;
+    size_t kept = c->kept[slice];
+    for (size_t i = from; i < to; i++) {
+        int64_t x = elem(c, c->in, i);
+        if (!pred_keep(c->s->pred, x))
             continue;
-        if (int_at(got, s->dtype, kept) != x) {
-            if (r->ok)
-                src = i; /* the input the first wrong output should hold */
-            check_mark_wrong(r, kept, elem_is_poison(got, s->dtype, kept));
+        if (elem(c, c->got, kept) != x) {
+            if (t->ok)
+                c->src[slice] = i; /* the input the first wrong output should hold */
+            check_mark_wrong(t, kept, elem_is_poison(c->got, c->s->dtype, kept));
         }
         kept++;
     }
+}
+
+static void tail_part(size_t from, size_t to, int slice, void *ctx, check_result *t)
+{
+    const compact_pass *c = ctx;
+    (void)slice;
+    const uint32_t *words = c->got;
+    for (size_t j = c->tail + from; j < c->tail + to; j++)
+        if (c->s->dtype == DT_INT32 ? words[j] != POISON_WORD
+                                    : !elem_is_poison(c->got, c->s->dtype, j))
+            check_mark_wrong(t, j, 0);
+}
+
+static void check_compact(const check_spec *s, const void *in, const void *got, check_result *r)
+{
+    compact_pass *c = calloc(1, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "check: out of memory\n");
+        abort();
+    }
+    *c = (compact_pass){.s = s, .in = in, .got = got};
+    memset(r, 0, sizeof *r);
+    r->ok = 1;
+    host_parallel(s->n, count_part, c);
+    size_t kept = 0;
+    for (int t = 0; t < host_slices(s->n); t++) {
+        size_t mine = c->kept[t];
+        c->kept[t] = kept;
+        kept += mine;
+    }
+    int at = check_parallel(s->n, values_part, c, r);
+    size_t src = at >= 0 ? c->src[at] : 0;
     size_t first_value_wrong = r->ok ? s->n + 1 : r->first;
-    for (size_t j = kept; j < s->n; j++)
-        if (!elem_is_poison(got, s->dtype, j))
-            check_mark_wrong(r, j, 0);
+    c->tail = kept;
+    check_parallel(s->n - kept, tail_part, c, r);
     if (int_at(got, s->dtype, s->n) != (int64_t)kept)
         check_mark_wrong(r, s->n, elem_is_poison(got, s->dtype, s->n));
     if (!r->ok)
         describe_compact(s, in, got, kept, src, first_value_wrong, r);
+    free(c);
 }
 
 /* The predicate, and the count's place after the n kept slots. */
