@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gpulock.h"
+#include "lanes.h"
 #include "hidden.h"
 #include "sandbox.h"
 #include "tunables.h"
@@ -101,7 +102,8 @@ static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *
     static test_result got[LIMIT_CASES_PER_UNIT];
     const suite_case *unit[LIMIT_CASES_PER_UNIT];
     for (int c = 0; c < s->ncases;) {
-        if (!mine[s->cases[c].group] || settle_unrun(g, c, emu_unavailable)) {
+        if (!(mine[s->cases[c].group] & lane_part(&s->cases[c])) ||
+            settle_unrun(g, c, emu_unavailable)) {
             c++;
             continue;
         }
@@ -123,51 +125,6 @@ static void run_groups(grade_run *g, const run_plan *plan, const unsigned char *
     }
     if (progress)
         fprintf(stderr, "\r%40s\r", "");
-}
-
-/* A group's expected cost in seconds, to balance the lanes: a process
- * start per unit and the bytes each case moves through the host
- * (tunables.h).  On the emulator a case too large for it costs nothing:
- * it is skipped (lab 7's 2^26 cases would otherwise weigh most). */
-static double group_cost(const suite *s, int group, int emu)
-{
-    double cost = 0;
-    for (int c = 0; c < s->ncases; c++)
-        if (s->cases[c].group == group && !(emu && s->cases[c].emu_skip))
-            cost += COST_PROCESS_START_S / LIMIT_CASES_PER_UNIT +
-                    (s->cases[c].schedule[0] ? COST_PROCESS_START_S : 0.0) +
-                    (double)s->cases[c].n * (double)dtype_size(s->cases[c].dtype) * 3.0 /
-                        COST_HOST_BYTES_PER_S;
-    return cost + COST_PROCESS_START_S;
-}
-
-/* Each group of the phase (want) into the lane with the least cost so
- * far, the costliest groups first (longest-processing-time first: within
- * 4/3 of the best); lane_of is -1 for the other groups. */
-static void assign_lanes(const suite *s, int lanes, int emu, const unsigned char *want,
-                         int *lane_of)
-{
-    double load[LANES_MAX] = {0}, cost[SUITE_MAX_GROUPS];
-    int done[SUITE_MAX_GROUPS] = {0};
-    for (int i = 0; i < s->ngroups; i++) {
-        cost[i] = group_cost(s, i, emu);
-        done[i] = !want[i];
-        lane_of[i] = -1;
-    }
-    for (int k = 0; k < s->ngroups; k++) {
-        int big = -1, low = 0;
-        for (int i = 0; i < s->ngroups; i++)
-            if (!done[i] && (big < 0 || cost[i] > cost[big]))
-                big = i;
-        if (big < 0)
-            break;
-        for (int l = 1; l < lanes; l++)
-            if (load[l] < load[low])
-                low = l;
-        done[big] = 1;
-        lane_of[big] = low;
-        load[low] += cost[big];
-    }
 }
 
 /* One lane's verdicts, as the lane wrote them: (case index, result) pairs.
@@ -199,7 +156,7 @@ static void lane_main(grade_run *g, const run_plan *plan, const unsigned char *m
     FILE *f = fopen(results, "wb");
     int ok = f != NULL;
     for (int c = 0; ok && c < g->s->ncases; c++)
-        if (mine[g->s->cases[c].group])
+        if (mine[g->s->cases[c].group] & lane_part(&g->s->cases[c]))
             ok = fwrite(&c, sizeof c, 1, f) == 1 &&
                  fwrite(&g->tests[c], sizeof g->tests[c], 1, f) == 1;
     int end = -1;
@@ -233,25 +190,20 @@ static pid_t start_lane(grade_run *g, const run_plan *plan, const unsigned char 
     return pid;
 }
 
-/* The groups in lanes run at once; a lane that failed (it could not
- * start, or died: a grader bug, the machine out of memory, or a result
- * file cut short under it by another lane's program) has its groups run
- * again here, one after another, after saying so, once every lane ended. */
-static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts *o,
-                      const unsigned char *want)
+/* The groups in lanes run at once (assign_lanes); a lane that failed (it
+ * could not start, or died: a grader bug, the machine out of memory) has
+ * its groups run again here, one after another, after saying so, once
+ * every lane ended.  Returns the count of lanes. */
+static int run_lanes(grade_run *g, const run_plan *plan, const correctness_opts *o,
+                     const unsigned char *want)
 {
     const suite *s = g->s;
-    int lane_of[SUITE_MAX_GROUPS];
-    static unsigned char mine[LANES_MAX][SUITE_MAX_GROUPS];
-    static char results[LANES_MAX][1200];
-    pid_t pid[LANES_MAX];
-    assign_lanes(s, o->lanes, strcmp(g->backend, "emu") == 0, want, lane_of);
-    memset(mine, 0, sizeof mine);
-    for (int i = 0; i < s->ngroups; i++)
-        if (lane_of[i] >= 0)
-            mine[lane_of[i]][i] = 1;
+    static unsigned char mine[LANE_PROCESSES_MAX][SUITE_MAX_GROUPS];
+    static char results[LANE_PROCESSES_MAX][1200];
+    pid_t pid[LANE_PROCESSES_MAX];
+    const int lanes = lanes_assign(s, o->lanes, strcmp(g->backend, "emu") == 0, want, mine);
     if (o->progress)
-        fprintf(stderr, "\rgrade: %d tests in %d lanes...", s->ncases, o->lanes);
+        fprintf(stderr, "\rgrade: %d tests in %d lanes...", s->ncases, lanes);
     /* Emulated lanes share the cores: each run gets its share of threads
      * (a case that names its own threads, or CUEMU_THREADS set by the
      * caller, keeps them), not all of them, or fibers spin on busy cores. */
@@ -262,11 +214,11 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
         snprintf(threads, sizeof threads, "%ld", cores / o->lanes > 1 ? cores / o->lanes : 1);
         setenv("CUEMU_THREADS", threads, 1);
     }
-    for (int l = 0; l < o->lanes; l++)
+    for (int l = 0; l < lanes; l++)
         pid[l] = start_lane(g, plan, mine[l], o->emu_unavailable, l, results[l],
                             sizeof results[l]);
-    int failed[LANES_MAX];
-    for (int l = 0; l < o->lanes; l++) {
+    int failed[LANE_PROCESSES_MAX];
+    for (int l = 0; l < lanes; l++) {
         int status = 0;
         if (pid[l] > 0)
             while (waitpid(pid[l], &status, 0) < 0 && errno == EINTR)
@@ -276,11 +228,12 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
     }
     if (share)
         unsetenv("CUEMU_THREADS");
-    /* Only now, with every lane ended: while lanes run, another lane's
-     * program can cut a result file short under this process's mapping
-     * of it (judge.c map_raw), and a read past the new end is SIGBUS
-     * (attack paths-truncate-lanes); one program at a time, none can. */
-    for (int l = 0; l < o->lanes; l++) {
+    /* Only now, with every lane ended, one program at a time: a lane that
+     * failed may have been made to by another lane's program (results are
+     * read into copies, rawout.h, so cutting a file short no longer can:
+     * attack paths-truncate-lanes), and with the others ended none can
+     * disturb its groups' second run. */
+    for (int l = 0; l < lanes; l++) {
         if (!failed[l])
             continue;
         fprintf(stderr, "grade: warning: lane %d of the correctness tests %s; its groups run "
@@ -289,6 +242,7 @@ static void run_lanes(grade_run *g, const run_plan *plan, const correctness_opts
     }
     if (o->progress)
         fprintf(stderr, "\r%40s\r", "");
+    return lanes;
 }
 
 /* Lanes on one GPU share it like a batch's workers: without the batch's
@@ -331,7 +285,7 @@ static int phase_groups(const suite *s, int hidden, unsigned char *want)
 {
     int count = 0;
     for (int i = 0; i < s->ngroups; i++)
-        count += want[i] = (group_hidden(s, i) != 0) == hidden;
+        count += (want[i] = (group_hidden(s, i) != 0) == hidden ? PART_ALL : 0) != 0;
     return count;
 }
 
@@ -356,9 +310,9 @@ void run_correctness(grade_run *g, const run_plan *plan, const correctness_opts 
             capped.lanes = lanes;
             char lock_dir[1100];
             own_gpu_lock(g, lock_dir, sizeof lock_dir);
-            run_lanes(g, plan, &capped, want);
+            int used = run_lanes(g, plan, &capped, want);
             drop_gpu_lock(lock_dir);
-            lanes_used = lanes > lanes_used ? lanes : lanes_used;
+            lanes_used = used > lanes_used ? used : lanes_used;
         } else {
             run_groups(g, plan, want, o->emu_unavailable, o->progress);
         }

@@ -8,10 +8,12 @@
  * host copies and the grader's own checking, not on the GPU, so one group
  * after another left the GPU idle most of the time (lab 7: 10 s of
  * correctness on an H100, its largest group 2.7 s).  A lane is a forked
- * copy of the grader with its own scratch folder that runs whole groups, so
- * everything that depends on earlier cases of a group (a hang rule,
- * LIMIT_HANGS_PER_GROUP) sees them in order, as before.  Verdicts are the
- * same whatever the number of lanes; the timing phase comes after, alone.
+ * copy of the grader with its own scratch folder that runs whole groups
+ * (on a GPU, a group's device cases and its emulated cases in two lanes:
+ * lanes.h), so everything that depends on earlier cases of a group (a
+ * hang rule, LIMIT_HANGS_PER_GROUP) sees them in order, as before.
+ * Verdicts are the same whatever the number of lanes; the timing phase
+ * comes after, alone.
  */
 #ifndef CORRECTNESS_H
 #define CORRECTNESS_H
