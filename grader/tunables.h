@@ -34,7 +34,7 @@
  * in one process; the cap bounds the raw outputs on disk at once.  96
  * holds the largest group of the suites (lab 7's tuple, 93 cases) in one
  * process: lab 7's skeleton took 3.2 s to grade against 3.7 s with 64
- * (medians of six, H200, 2026-11-29).  Smaller units in a batch, so that a
+ * (medians of six, H200, docs/device-runs/2026-11-29-h200-units/lab7-units.txt).  Smaller units in a batch, so that a
  * witness first in line would wait less for the runs already going, made a
  * class slower (3.69 s a student with 16, 3.14 s with 64) and the wait no
  * shorter: that wait is the witnessed program's own start. */
