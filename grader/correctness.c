@@ -190,7 +190,7 @@ static pid_t start_lane(grade_run *g, const run_plan *plan, const unsigned char 
     return pid;
 }
 
-/* The groups in lanes run at once (assign_lanes); a lane that failed (it
+/* The groups in lanes run at once (lanes.h); a lane that failed (it
  * could not start, or died: a grader bug, the machine out of memory) has
  * its groups run again here, one after another, after saying so, once
  * every lane ended.  Returns the count of lanes. */

@@ -48,7 +48,9 @@
  * correctness took 1.1-1.6 s against 0.9-1.1 s in 2-3 lanes of whole
  * groups, and labs 5-7's at most 0.5 s less (H200, 16 cores, 2026-11-28):
  * CUDA processes starting at once on one GPU slow each other down.  A
- * batch runs one lane per student: its students already fill the cores. */
+ * batch runs one lane per student: its students already fill the cores.
+ * The groups' emulated cases ([emu] tests) get as many lanes again beside
+ * these (lanes.h): they use no GPU. */
 #define LANES_MAX 4
 
 /* Speed tests: timed runs after warm-up.  The reference runs one round;
