@@ -4,7 +4,7 @@
  * H200 (sm_90; tests/gpu/mufu-capture.cu captures and checks them, README
  * "Fast-math intrinsics").  NVIDIA publishes error bounds for these, not
  * bits; what a unit returns turned out to be a function of one binade,
- * so five tables of 2^23 entries give every input's bits:
+ * so seven tables of 2^23 entries give every input's bits:
  *
  *   rcp.approx.ftz  1.m 2^E  ->  rcp[m] 2^-E
  *   ex2.approx.ftz  |x| cut to fixed point 7.23 (toward zero): k its
@@ -15,6 +15,9 @@
  *                   lg2[m] for E >= 0 and 1 + lg2_half[m] (the unit's
  *                   result at 1.m / 2) for E < 0: the two tables hold the
  *                   unit's inner value cut toward zero from either side
+ *   rsqrt.approx.ftz  1.m 2^E  ->  rsq_even[m] 2^(-E/2) for even E,
+ *                   rsq_odd[m] 2^(-(E-1)/2) for odd E (the unit at 2 (1.m)):
+ *                   1/sqrt repeats every two binades, not every one
  *
  * Results below 2^-126 are flushed to zero, subnormal inputs read as zero
  * (.ftz), NaN is 0x7fffffff.  The intrinsics are the PTX nvcc writes for
@@ -43,7 +46,7 @@ namespace mufu {
 enum { TABLE = 1 << 23 }; /* entries per table: one per 23-bit fraction */
 
 struct Tables {
-    const uint32_t *rcp, *ex2_pos, *ex2_neg, *lg2, *lg2_half;
+    const uint32_t *rcp, *ex2_pos, *ex2_neg, *lg2, *lg2_half, *rsq_even, *rsq_odd;
 };
 
 MUFU_FN uint32_t bits(float x) { uint32_t b; memcpy(&b, &x, 4); return b; }
@@ -106,6 +109,23 @@ MUFU_FN float lg2(const Tables *t, float x)
     return toward_zero((double)E + f);
 }
 
+/* 1/sqrt of 1.m 2^E is 1/sqrt(1.m) 2^(-E/2) for even E and 1/sqrt(2 (1.m))
+ * 2^(-(E-1)/2) for odd E: one table for each parity of the exponent. */
+MUFU_FN float rsq(const Tables *t, float x)
+{
+    uint32_t b = bits(x), e = (b >> 23) & 255, m = b & (TABLE - 1);
+    if (e == 255 && m)
+        return nan_out();
+    if (e == 0)
+        return value((b & 0x80000000u) | 0x7f800000u); /* 0 and subnormals: infinity */
+    if (b >> 31)
+        return nan_out();
+    if (e == 255)
+        return 0.0f;
+    int E = (int)e - 127, odd = E & 1;
+    return ldexpf(value((odd ? t->rsq_odd : t->rsq_even)[m]), -(E - odd) / 2);
+}
+
 /* The PTX instructions without .ftz, as ptxas writes them for sm_90. */
 MUFU_FN float ex2_approx(const Tables *t, float x)
 {
@@ -133,7 +153,17 @@ MUFU_FN float div_approx(const Tables *t, float a, float b)
     return r != r ? nan_out() : r; /* inf * 0: a GPU's NaN, not the host's */
 }
 
-/* The intrinsics (nvcc -ptx: each is one of the above and a multiply). */
+/* Below 2^-126 ptxas scales the input by 2^24 into the unit's range and the
+ * result back by 2^12 (the square root of 2^24). */
+MUFU_FN float rsqrt_approx(const Tables *t, float x)
+{
+    if (fabsf(x) < 0x1p-126f)
+        return rsq(t, x * 16777216.0f) * 4096.0f;
+    return rsq(t, x);
+}
+
+/* The intrinsics (nvcc -ptx: each is one of the above and a multiply);
+ * rsqrtf is rsqrt.approx.f32 itself. */
 MUFU_FN float expf_(const Tables *t, float x) { return ex2_approx(t, x * 1.44269502162933349609375f); }
 MUFU_FN float exp10f_(const Tables *t, float x) { return ex2_approx(t, x * 3.3219280242919921875f); }
 MUFU_FN float logf_(const Tables *t, float x) { return lg2_approx(t, x) * 0.693147182464599609375f; }
@@ -141,6 +171,7 @@ MUFU_FN float log2f_(const Tables *t, float x) { return lg2_approx(t, x); }
 MUFU_FN float log10f_(const Tables *t, float x) { return lg2_approx(t, x) * 0.3010300099849700927734375f; }
 MUFU_FN float powf_(const Tables *t, float x, float y) { return ex2_approx(t, y * lg2_approx(t, x)); }
 MUFU_FN float fdividef_(const Tables *t, float a, float b) { return div_approx(t, a, b); }
+MUFU_FN float rsqrtf_(const Tables *t, float x) { return rsqrt_approx(t, x); }
 
 } // namespace mufu
 
