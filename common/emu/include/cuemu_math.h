@@ -2,9 +2,9 @@
  * cuemu_math.h - the device math of the emulator's CUDA: the integer and
  * bit intrinsics, min/max and their u/ll/ull forms, the float and double
  * intrinsics with a rounding mode (__fadd_rz, __fsqrt_ru, __double2float_rd
- * ...), the conversions, the fast-math intrinsics, and the CUDA Math API
- * functions the C library lacks (rsqrtf, sinpif, norm3df, erfinvf ...).
- * Included by cuemu_device.h; split from it because it is a table of
+ * ...), the conversions, the fast-math intrinsics and rsqrtf, and the CUDA
+ * Math API functions the C library lacks (rcbrtf, sinpif, norm3df, erfinvf
+ * ...).  Included by cuemu_device.h; split from it because it is a table of
  * small functions, read and checked on its own.
  *
  * Each "@group" comment opens a group of the README's coverage table, which
@@ -345,7 +345,7 @@ static inline float __double2float_rz(double x) { return cuemu::to_float(x, 0, c
 static inline float __double2float_ru(double x) { return cuemu::to_float(x, 0, cuemu::RU); }
 static inline float __double2float_rd(double x) { return cuemu::to_float(x, 0, cuemu::RD); }
 
-/* @group Fast-math intrinsics | __expf, __exp10f, __logf, __log2f, __log10f, __powf and __fdividef: the bits of an H200's special-function unit, from tables of it (src/mufu.h; the same on every input checked on the GPU); __sinf, __cosf, __tanf, __sincosf: the C library's full-precision function, and each call site says so once on stderr (CUEMU_FASTMATH); fdividef: IEEE division, as on a GPU without --use_fast_math */
+/* @group Fast-math intrinsics and rsqrtf | __expf, __exp10f, __logf, __log2f, __log10f, __powf, __fdividef and rsqrtf: the bits of an H200's special-function unit, from tables of it (src/mufu.h; the same on every input checked on the GPU); __sinf, __cosf, __tanf, __sincosf: the C library's full-precision function, and each call site says so once on stderr (CUEMU_FASTMATH); fdividef: IEEE division, as on a GPU without --use_fast_math */
 namespace cuemu { /* src/mufu.cpp: a GPU's bits, or the C library's without the tables */
 float fast_expf(float x);
 float fast_exp10f(float x);
@@ -354,6 +354,7 @@ float fast_log2f(float x);
 float fast_log10f(float x);
 float fast_powf(float x, float y);
 float fast_fdividef(float a, float b);
+float fast_rsqrtf(float x);
 } // namespace cuemu
 /* glibc declares these names but does not export them: defined here, with
  * its declarations' C linkage. */
@@ -371,16 +372,20 @@ inline float __powf(float x, float y) noexcept { return cuemu::fast_powf(x, y); 
 }
 static inline float __fdividef(float a, float b) { return cuemu::fast_fdividef(a, b); }
 static inline float fdividef(float a, float b) { return a / b; } /* IEEE division on a GPU too */
+/* rsqrtf is not a fast-math intrinsic by name, but a GPU computes it as
+ * rsqrt.approx, on the same unit, with or without --use_fast_math. */
+static inline float rsqrtf(float x) { return cuemu::fast_rsqrtf(x); }
 
-/* A GPU computes each fast-math intrinsic with its special-function unit's
- * approximation (MUFU).  The emulator has the unit's bits for the
- * exponentials, logarithms, __powf and __fdividef (src/mufu.h), not for
- * sine, cosine and tangent: a call site of those (or of any of them when
- * the tables are missing) says once, on stderr, with its file and line,
- * that its last digits may differ from a GPU's (src/fastmath.cpp;
- * CUEMU_FASTMATH=note | off | stop).  The macros give each site its own
- * flag (after the first call a site costs one relaxed load and a branch)
- * and say whether src/mufu.h has the intrinsic's bits (has_bits).
+/* A GPU computes each fast-math intrinsic, and rsqrtf, with its
+ * special-function unit's approximation (MUFU).  The emulator has the
+ * unit's bits for the exponentials, logarithms, __powf, __fdividef and
+ * rsqrtf (src/mufu.h), not for sine, cosine and tangent: a call site of
+ * those (or of any of them when the tables are missing) says once, on
+ * stderr, with its file and line, that its last digits may differ from a
+ * GPU's (src/fastmath.cpp; CUEMU_FASTMATH=note | off | stop).  The macros
+ * give each site its own flag (after the first call a site costs one
+ * relaxed load and a branch) and say whether src/mufu.h has the
+ * intrinsic's bits (has_bits).
  * A call through a function pointer (no macro) is not noted. */
 namespace cuemu {
 void fastmath_first(int *seen, const char *name, const char *full, bool has_bits,
@@ -404,6 +409,7 @@ void fastmath_first(int *seen, const char *name, const char *full, bool has_bits
 #define __sincosf(x, s, c) (CUEMU_FASTMATH_SITE("__sincosf", "sincosf", false), __sincosf(x, s, c))
 #define __powf(x, y) (CUEMU_FASTMATH_SITE("__powf", "powf", true), __powf(x, y))
 #define __fdividef(a, b) (CUEMU_FASTMATH_SITE("__fdividef", "/", true), __fdividef(a, b))
+#define rsqrtf(x) (CUEMU_FASTMATH_SITE("rsqrtf", "1/sqrt", true), rsqrtf(x))
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
@@ -528,7 +534,6 @@ template <class W, class F> static inline W norm_n(int n, const F *p)
 #endif
 
 /* @group CUDA Math API functions the C library lacks | computed in a wider type (double for float, long double for double), then rounded once */
-static inline float rsqrtf(float x) { return (float)(1.0 / std::sqrt((double)x)); }
 static inline double rsqrt(double x) { return (double)(1.0L / std::sqrt((long double)x)); }
 static inline float __frsqrt_rn(float x) { return (float)(1.0 / std::sqrt((double)x)); }
 static inline float rcbrtf(float x) { return (float)(1.0 / std::cbrt((double)x)); }
@@ -612,10 +617,5 @@ static inline double cyl_bessel_i1(double x) { return (double)cuemu::bessel_i((l
 /* @libm fabs fdim fmod remainder remquo frexp ldexp scalbn scalbln ilogb logb modf nextafter */
 /* @libm copysign ceil floor trunc round rint nearbyint lrint llrint lround llround nan j0 j1 jn */
 /* @libm y0 y1 yn signbit isnan isinf isfinite abs labs llabs */
-
-/* rsqrtf is rsqrt.approx on a GPU (its special-function unit, within 2
- * ulp), whose bits the emulator does not have: each call site says so
- * once, like a fast-math intrinsic's (src/fastmath.cpp). */
-#define rsqrtf(x) (CUEMU_FASTMATH_SITE("rsqrtf", "1/sqrt", false), rsqrtf(x))
 
 #endif /* CUEMU_MATH_H */

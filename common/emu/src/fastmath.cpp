@@ -1,16 +1,16 @@
 /*
  * fastmath.cpp - the note of a fast-math intrinsic (CUEMU_FASTMATH).  A GPU
- * computes __expf, __logf, __sinf, __fdividef ... with its special-function
- * unit's approximation.  For the exponentials, logarithms, __powf and
- * __fdividef the emulator has the unit's bits (mufu.cpp); for __sinf,
- * __cosf, __tanf and __sincosf it gives the full-precision value
- * (include/cuemu_math.h), so a program that prints a result of one may
- * print other last digits than a GPU.  The user is told so once per call
- * site, naming its file and line: CUEMU_FASTMATH=note (the default) prints
- * the note, off prints nothing, stop makes the first call a diagnostic
- * (exit 86).  The header's macro gives each site a flag and says whether
- * mufu.h has the intrinsic's bits; this is called only while the flag is
- * 0, and sets it.
+ * computes __expf, __logf, __sinf, __fdividef, rsqrtf ... with its
+ * special-function unit's approximation.  For the exponentials, logarithms,
+ * __powf, __fdividef and rsqrtf the emulator has the unit's bits
+ * (mufu.cpp); for __sinf, __cosf, __tanf and __sincosf it gives the
+ * full-precision value (include/cuemu_math.h), so a program that prints a
+ * result of one may print other last digits than a GPU.  The user is told
+ * so once per call site, naming its file and line: CUEMU_FASTMATH=note (the
+ * default) prints the note, off prints nothing, stop makes the first call a
+ * diagnostic (exit 86).  The header's macro gives each site a flag and
+ * says whether mufu.h has the intrinsic's bits; this is called only while
+ * the flag is 0, and sets it.
  */
 #include "internal.h"
 

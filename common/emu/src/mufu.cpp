@@ -1,6 +1,6 @@
 /*
  * mufu.cpp - the fast-math intrinsics with a GPU's bits: mufu.h's model
- * of the special-function unit over its five tables, measured on an H200
+ * of the special-function unit over its seven tables, measured on an H200
  * (common/emu/mufu/, unpacked by emu-nvcc --build-runtime into
  * CUEMU_MUFU_DIR).  The tables are mapped on the first call, read-only and
  * shared by every thread; a page is read from disk when first touched.
@@ -46,6 +46,8 @@ const uint32_t *map_table(const char *name)
     return p == MAP_FAILED ? nullptr : (const uint32_t *)p;
 }
 
+/* Every table, once: the intrinsics use the unit only when all are there,
+ * so that none of them mixes a GPU's bits with the C library's. */
 void load_tables()
 {
     g_mufu.rcp = map_table("rcp");
@@ -53,7 +55,10 @@ void load_tables()
     g_mufu.ex2_neg = map_table("ex2_neg");
     g_mufu.lg2 = map_table("lg2");
     g_mufu.lg2_half = map_table("lg2_half");
-    g_mufu_ok = g_mufu.rcp && g_mufu.ex2_pos && g_mufu.ex2_neg && g_mufu.lg2 && g_mufu.lg2_half;
+    g_mufu.rsq_even = map_table("rsq_even");
+    g_mufu.rsq_odd = map_table("rsq_odd");
+    g_mufu_ok = g_mufu.rcp && g_mufu.ex2_pos && g_mufu.ex2_neg && g_mufu.lg2 && g_mufu.lg2_half &&
+                g_mufu.rsq_even && g_mufu.rsq_odd;
 }
 
 /* The tables, mapped on the first call by whichever thread makes it; NULL
@@ -67,7 +72,8 @@ const mufu::Tables *mufu_tables()
 
 bool mufu_available() { return mufu_tables() != nullptr; }
 
-/* Each intrinsic: the GPU's bits when the tables are there. */
+/* Each intrinsic: the GPU's bits when the tables are there, else the full-
+ * precision function (rsqrtf: 1 / sqrt(x) rounded once from double). */
 float fast_expf(float x) { const mufu::Tables *t = mufu_tables(); return t ? mufu::expf_(t, x) : expf(x); }
 float fast_exp10f(float x) { const mufu::Tables *t = mufu_tables(); return t ? mufu::exp10f_(t, x) : exp10f(x); }
 float fast_logf(float x) { const mufu::Tables *t = mufu_tables(); return t ? mufu::logf_(t, x) : logf(x); }
@@ -75,5 +81,6 @@ float fast_log2f(float x) { const mufu::Tables *t = mufu_tables(); return t ? mu
 float fast_log10f(float x) { const mufu::Tables *t = mufu_tables(); return t ? mufu::log10f_(t, x) : log10f(x); }
 float fast_powf(float x, float y) { const mufu::Tables *t = mufu_tables(); return t ? mufu::powf_(t, x, y) : powf(x, y); }
 float fast_fdividef(float a, float b) { const mufu::Tables *t = mufu_tables(); return t ? mufu::fdividef_(t, a, b) : a / b; }
+float fast_rsqrtf(float x) { const mufu::Tables *t = mufu_tables(); return t ? mufu::rsqrtf_(t, x) : (float)(1.0 / sqrt((double)x)); }
 
 } // namespace cuemu

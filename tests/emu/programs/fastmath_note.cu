@@ -1,11 +1,11 @@
 /*
  * fastmath_note.cu - approximations whose bits the emulator does not have,
- * at three call sites: __sinf in a loop run by every thread (line 17),
- * __sincosf in a device function (line 25) and rsqrtf (line 33).  The
- * emulator notes each site once, naming its line (CUEMU_FASTMATH); the one
- * __sinf call, at line 17, is run 4096 times.  __logf (line 18) and
- * __fdividef (line 34) have a GPU's bits (src/mufu.h): never noted.  stdout
- * is the same under every setting but stop.
+ * at two call sites: __sinf in a loop run by every thread (line 17) and
+ * __sincosf in a device function (line 25).  The emulator notes each site
+ * once, naming its line (CUEMU_FASTMATH); the one __sinf call, at line 17,
+ * is run 4096 times.  __logf (line 18), rsqrtf (line 33) and __fdividef
+ * (line 34) have a GPU's bits (src/mufu.h): never noted.  stdout is the
+ * same under every setting but stop.
  */
 #include <cstdio>
 
