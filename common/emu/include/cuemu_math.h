@@ -373,7 +373,7 @@ inline float __powf(float x, float y) noexcept { return cuemu::fast_powf(x, y); 
 static inline float __fdividef(float a, float b) { return cuemu::fast_fdividef(a, b); }
 static inline float fdividef(float a, float b) { return a / b; } /* IEEE division on a GPU too */
 /* rsqrtf is not a fast-math intrinsic by name, but a GPU computes it as
- * rsqrt.approx, on the same unit, with or without --use_fast_math. */
+ * rsqrt.approx.f32, on the same unit (MUFU.RSQ). */
 static inline float rsqrtf(float x) { return cuemu::fast_rsqrtf(x); }
 
 /* A GPU computes each fast-math intrinsic, and rsqrtf, with its
