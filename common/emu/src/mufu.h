@@ -3,8 +3,9 @@
  * behind CUDA's fast-math intrinsics, rebuilt from tables measured on an
  * H200 (sm_90; tests/gpu/mufu-capture.cu captures and checks them, README
  * "Fast-math intrinsics").  NVIDIA publishes error bounds for these, not
- * bits; what a unit returns turned out to be a function of one binade,
- * so seven tables of 2^23 entries give every input's bits:
+ * bits; what a unit returns turned out to be a function of one binade
+ * (of two for rsqrt), so seven tables of 2^23 entries give every input's
+ * bits:
  *
  *   rcp.approx.ftz  1.m 2^E  ->  rcp[m] 2^-E
  *   ex2.approx.ftz  |x| cut to fixed point 7.23 (toward zero): k its
