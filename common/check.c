@@ -231,6 +231,7 @@ typedef struct {
     int32_t fold[HOST_PAR_MAX_THREADS]; /* what follows the slice's last section start */
     int restarts[HOST_PAR_MAX_THREADS]; /* the slice holds a section start */
     int32_t carry[HOST_PAR_MAX_THREADS];
+    size_t from[HOST_PAR_MAX_THREADS];  /* where each slice of the first pass began */
 } int32_pass;
 
 /* Elements from i to the next section start (0: i is one). */
@@ -256,6 +257,7 @@ static void int32_fold_part(size_t from, size_t to, int slice, void *ctx)
     }
     p->fold[slice] = acc;
     p->restarts[slice] = restarts;
+    p->from[slice] = from;
 }
 
 /* Compare the slice's outputs, each against the running result (before
@@ -279,6 +281,10 @@ static void int32_check_part(size_t from, size_t to, int slice, void *ctx, check
     const size_t section = p->section;
     const int excl = p->s->exclusive;
     int32_t acc = p->carry[slice];
+    if (p->from[slice] != from) { /* (the cores online changed between the passes) */
+        fprintf(stderr, "check: the int32 pass's slices moved between its two passes\n");
+        abort();
+    }
     switch (p->s->op) {
     case OP_SUM:
         INT32_SCAN_PASS((int32_t)((uint32_t)acc + (uint32_t)x))
@@ -432,11 +438,12 @@ int check_parallel(size_t n, check_part_fn part, void *ctx, check_result *r)
         fprintf(stderr, "check: out of memory\n");
         abort();
     }
+    memset(p, 0, sizeof *p); /* (a slice that does not run tallies nothing) */
     p->part = part;
     p->ctx = ctx;
     host_parallel(n, par_check_part, p);
-    int at = -1, k = host_slices(n);
-    for (int t = 0; t < k; t++) {
+    int at = -1;
+    for (int t = 0; t < HOST_PAR_MAX_THREADS; t++) {
         const check_result *x = &p->tally[t];
         if (!x->mismatches)
             continue;
