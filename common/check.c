@@ -375,15 +375,6 @@ void check_formed(const check_spec *s, const void *in, const void *got, check_re
         describe(s, in, got, r);
 }
 
-int elem_is_poison(const void *got, dtype_t dtype, size_t i)
-{
-    size_t words = dtype_size(dtype) / 4;
-    for (size_t k = 0; k < words; k++)
-        if (word_at(got, i * words + k) != POISON_WORD)
-            return 0;
-    return 1;
-}
-
 void fmt_elem_int(char *buf, size_t size, const void *a, dtype_t dtype, size_t i)
 {
     if (elem_is_poison(a, dtype, i))

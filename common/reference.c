@@ -87,11 +87,6 @@ void ref_scan_f32(const float *in, size_t n, op_t op, int exclusive, size_t sect
     }
 }
 
-int64_t int_at(const void *a, dtype_t dtype, size_t i)
-{
-    return dtype == DT_INT64 ? ((const int64_t *)a)[i] : (int64_t)((const int32_t *)a)[i];
-}
-
 /*
  * Stride-d differencing and summing, the passes of a delta code, wrapping:
  * unsigned arithmetic of the element's width (done in 64 bits and cut to

@@ -50,8 +50,13 @@ void ref_decode(void *x, size_t n, dtype_t dtype, int order, int tuple);
  * return how many (a stable stream compaction). */
 size_t ref_compact(const void *in, size_t n, dtype_t dtype, pred_t pred, void *out);
 
-/* Element i of an int32 or int64 array, widened. */
-int64_t int_at(const void *a, dtype_t dtype, size_t i);
+/* Element i of an int32 or int64 array, widened.  Inline: the checks of
+ * 2^26 elements call it per element, and a call each cost half of a
+ * compaction's check. */
+static inline int64_t int_at(const void *a, dtype_t dtype, size_t i)
+{
+    return dtype == DT_INT64 ? ((const int64_t *)a)[i] : (int64_t)((const int32_t *)a)[i];
+}
 
 #ifdef __cplusplus
 }

@@ -53,11 +53,6 @@ static void describe_compact(const check_spec *s, const void *in, const void *go
     }
 }
 
-/*
- * out[j] is the j-th kept input, in input order; out[n] is the count;
- * out[count..n) must still hold the poison (a kernel that writes anything
- * there wrote where nothing belongs).
- */
 /* The passes of the check, on the host's cores (check.h): how many each
  * slice keeps, then each slice's kept elements against their places from
  * the count before it, then the places past the last kept one. */
@@ -70,19 +65,12 @@ typedef struct {
     size_t from[HOST_PAR_MAX_THREADS];  /* where each slice of the count began */
 } compact_pass;
 
-/* Element i of a (int32 read directly: int_at's switch per element cost
- * half of a 2^26 check). */
-static inline int64_t elem(const compact_pass *c, const void *a, size_t i)
-{
-    return c->s->dtype == DT_INT32 ? ((const int32_t *)a)[i] : int_at(a, c->s->dtype, i);
-}
-
 static void count_part(size_t from, size_t to, int slice, void *ctx)
 {
     compact_pass *c = ctx;
     size_t kept = 0;
     for (size_t i = from; i < to; i++)
-        kept += pred_keep(c->s->pred, elem(c, c->in, i));
+        kept += pred_keep(c->s->pred, int_at(c->in, c->s->dtype, i));
     c->kept[slice] = kept;
     c->from[slice] = from;
 }
@@ -96,10 +84,10 @@ static void values_part(size_t from, size_t to, int slice, void *ctx, check_resu
         abort();
     }
     for (size_t i = from; i < to; i++) {
-        int64_t x = elem(c, c->in, i);
+        int64_t x = int_at(c->in, c->s->dtype, i);
         if (!pred_keep(c->s->pred, x))
             continue;
-        if (elem(c, c->got, kept) != x) {
+        if (int_at(c->got, c->s->dtype, kept) != x) {
             if (t->ok)
                 c->src[slice] = i; /* the input the first wrong output should hold */
             check_mark_wrong(t, kept, elem_is_poison(c->got, c->s->dtype, kept));
@@ -112,16 +100,19 @@ static void tail_part(size_t from, size_t to, int slice, void *ctx, check_result
 {
     const compact_pass *c = ctx;
     (void)slice;
-    const uint32_t *words = c->got;
     for (size_t j = c->tail + from; j < c->tail + to; j++)
-        if (c->s->dtype == DT_INT32 ? words[j] != POISON_WORD
-                                    : !elem_is_poison(c->got, c->s->dtype, j))
+        if (!elem_is_poison(c->got, c->s->dtype, j))
             check_mark_wrong(t, j, 0);
 }
 
+/*
+ * out[j] is the j-th kept input, in input order; out[n] is the count;
+ * out[count..n) must still hold the poison (a kernel that writes anything
+ * there wrote where nothing belongs).
+ */
 static void check_compact(const check_spec *s, const void *in, const void *got, check_result *r)
 {
-    compact_pass *c = calloc(1, sizeof *c);
+    compact_pass *c = malloc(sizeof *c);
     if (!c) {
         fprintf(stderr, "check: out of memory\n");
         abort();
